@@ -1,0 +1,62 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Diagnostics",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "diag", targets: ["diag"]),
+        .executable(name: "diagd", targets: ["diagd"]),
+        .library(name: "DiagClient", targets: ["DiagClient"]),
+    ],
+    targets: [
+        // C libraries from Debian's packages; each is imported by exactly one Swift target.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+
+        // The record model: fields, levels, event types, metadata, JSON and timestamps.
+        .target(name: "DiagModel", linkerSettings: [.linkedLibrary("m")]),
+        // The log store: SQLite chunk files under Persist/ plus Info.json.
+        .target(name: "DiagStore", dependencies: ["DiagModel", "CSQLite"]),
+        // Readers of real log formats, auto-detected from content.
+        .target(name: "DiagImport", dependencies: ["DiagModel"]),
+        // Deterministic realistic records from the four components.
+        .target(name: "DiagGenerator", dependencies: ["DiagModel"]),
+        // NSPredicate format strings: lexer, parser, evaluator, SQL planner.
+        .target(name: "DiagPredicate", dependencies: ["DiagModel"]),
+        // `log show` output styles.
+        .target(name: "DiagOutput", dependencies: ["DiagModel"]),
+        // Argument parsing and help in the style of swift-argument-parser.
+        .target(name: "DiagCommandLine"),
+        // The ingestion daemon's server side.
+        .target(name: "DiagIngest", dependencies: ["DiagModel", "DiagStore", "DiagPredicate"]),
+        // What components link to log; no C dependency.
+        .target(name: "DiagClient", dependencies: ["DiagModel"]),
+        // Bundles: tar archives through libarchive, manifests, summaries, report.
+        .target(name: "DiagBundle", dependencies: ["DiagModel", "DiagStore", "DiagOutput", "DiagPredicate", "CArchive"]),
+        // The `diag` commands.
+        .target(name: "DiagCLI", dependencies: [
+            "DiagModel", "DiagStore", "DiagImport", "DiagGenerator", "DiagPredicate",
+            "DiagOutput", "DiagCommandLine", "DiagIngest", "DiagClient", "DiagBundle",
+        ]),
+        .executableTarget(name: "diag", dependencies: ["DiagCLI"]),
+        .executableTarget(name: "diagd", dependencies: ["DiagIngest", "DiagCommandLine"]),
+        // Load client and bare-SQLite reference for the ingestion benchmark.
+        .executableTarget(name: "diag-bench-ingest", dependencies: ["DiagModel", "DiagStore", "DiagClient", "DiagGenerator"]),
+
+        // Shared test helpers: temporary folders, running the built binaries.
+        .target(name: "TestSupport", dependencies: ["DiagModel"], path: "Tests/TestSupport"),
+        .testTarget(name: "DiagModelTests", dependencies: ["DiagModel", "TestSupport"]),
+        .testTarget(name: "DiagStoreTests", dependencies: ["DiagStore", "DiagGenerator", "TestSupport"]),
+        .testTarget(name: "DiagImportTests", dependencies: ["DiagImport", "TestSupport"]),
+        .testTarget(name: "DiagGeneratorTests", dependencies: ["DiagGenerator", "TestSupport"]),
+        .testTarget(name: "DiagPredicateTests", dependencies: ["DiagPredicate", "DiagGenerator", "TestSupport"]),
+        .testTarget(name: "DiagOutputTests", dependencies: ["DiagOutput", "TestSupport"]),
+        .testTarget(name: "DiagCommandLineTests", dependencies: ["DiagCommandLine", "TestSupport"]),
+        .testTarget(name: "DiagIngestTests", dependencies: ["DiagIngest", "DiagClient", "TestSupport", "diagd"]),
+        .testTarget(name: "DiagClientTests", dependencies: ["DiagClient", "TestSupport"]),
+        .testTarget(name: "DiagBundleTests", dependencies: ["DiagBundle", "TestSupport", "diag"]),
+        .testTarget(name: "DiagCLITests", dependencies: ["DiagCLI", "TestSupport", "diag", "diagd"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,3 @@
+#include <archive.h>
+#include <archive_entry.h>
+#include <locale.h>

@@ -1,0 +1,9 @@
+#include <sqlite3.h>
+
+// SQLITE_TRANSIENT is a cast macro Swift does not import.
+static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
+
+// sqlite3_config is variadic; wrap the calls we use.
+static inline int csqlite_db_config_defensive(sqlite3 *db, int on) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, on, (int *)0);
+}

@@ -1,0 +1,1 @@
+// The DiagBundle target; its owner fills it in.

@@ -1,0 +1,1 @@
+// The DiagCLI target; its owner fills it in.

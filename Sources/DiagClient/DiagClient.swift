@@ -1,0 +1,1 @@
+// The DiagClient target; its owner fills it in.

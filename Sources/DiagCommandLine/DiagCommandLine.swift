@@ -1,0 +1,1 @@
+// The DiagCommandLine target; its owner fills it in.

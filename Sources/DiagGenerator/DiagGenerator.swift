@@ -1,0 +1,1 @@
+// The DiagGenerator target; its owner fills it in.

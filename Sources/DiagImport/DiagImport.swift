@@ -1,0 +1,1 @@
+// The DiagImport target; its owner fills it in.

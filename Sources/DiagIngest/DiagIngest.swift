@@ -1,0 +1,1 @@
+// The DiagIngest target; its owner fills it in.

@@ -1,0 +1,1 @@
+// The DiagOutput target; its owner fills it in.

@@ -1,0 +1,1 @@
+// The DiagPredicate target; its owner fills it in.

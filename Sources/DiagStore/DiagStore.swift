@@ -1,0 +1,1 @@
+// The DiagStore target; its owner fills it in.

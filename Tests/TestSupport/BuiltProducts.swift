@@ -1,0 +1,92 @@
+import Foundation
+
+/// Runs the package's built executables (`diag`, `diagd`) from tests, as a user would.
+public enum BuiltProducts {
+    /// The folder holding the built products (`.build/debug`), found from the test bundle.
+    public static var directory: URL {
+        if let override = ProcessInfo.processInfo.environment["DIAG_PRODUCTS_DIR"] {
+            return URL(fileURLWithPath: override)
+        }
+        var url = Bundle.main.bundleURL
+        while url.path != "/" {
+            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("diag").path)
+                || FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("diagd").path)
+            {
+                return url
+            }
+            url.deleteLastPathComponent()
+        }
+        return Bundle.main.bundleURL.deletingLastPathComponent()
+    }
+
+    public static func path(_ name: String) -> String {
+        directory.appendingPathComponent(name).path
+    }
+
+    /// The corpus of real logs in `../shared/corpus`, found upward from this source file.
+    public static func corpusFile(_ name: String, filePath: String = #filePath) -> String? {
+        var url = URL(fileURLWithPath: filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            for candidate in ["shared/corpus/loghub", "../shared/corpus/loghub"] {
+                let file = url.appendingPathComponent(candidate).appendingPathComponent(name).standardized
+                if FileManager.default.fileExists(atPath: file.path) { return file.path }
+            }
+        }
+        return nil
+    }
+}
+
+/// What a finished process printed and how it ended.
+public struct ProcessOutput: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// Runs an executable to completion with the given arguments, environment additions and input.
+public func run(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    input: Data? = nil, currentDirectory: String? = nil
+) throws -> ProcessOutput {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+    let outPipe = Pipe()
+    let errPipe = Pipe()
+    let inPipe = Pipe()
+    process.standardOutput = outPipe
+    process.standardError = errPipe
+    process.standardInput = inPipe
+    try process.run()
+    // Read both pipes concurrently so neither fills and blocks the child.
+    let errData = LockedData()
+    let errThread = Thread { errData.set(errPipe.fileHandleForReading.readDataToEndOfFile()) }
+    errThread.start()
+    if let input { try? inPipe.fileHandleForWriting.write(contentsOf: input) }
+    try? inPipe.fileHandleForWriting.close()
+    let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while !errData.isSet { usleep(1000) }
+    return ProcessOutput(
+        status: process.terminationStatus,
+        stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData.value, as: UTF8.self)
+    )
+}
+
+/// A value one thread sets and another waits for.
+final class LockedData: @unchecked Sendable {
+    // Safe: every access goes through `lock`.
+    private let lock = NSLock()
+    private var data = Data()
+    private var done = false
+
+    func set(_ value: Data) { lock.lock(); data = value; done = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return done }
+    var value: Data { lock.lock(); defer { lock.unlock() }; return data }
+}
