@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "DiagGenerator", dependencies: ["DiagModel"]),
         // NSPredicate format strings: lexer, parser, evaluator, SQL planner.
         .target(name: "DiagPredicate", dependencies: ["DiagModel"]),
+        // Runs a predicate over any source (store, plain files): the plan in SQL, the rest in Swift.
+        .target(name: "DiagQuery", dependencies: ["DiagModel", "DiagStore", "DiagImport", "DiagPredicate"]),
         // `log show` output styles.
         .target(name: "DiagOutput", dependencies: ["DiagModel"]),
         // Argument parsing and help in the style of swift-argument-parser.
@@ -33,11 +35,11 @@ let package = Package(
         // What components link to log; no C dependency.
         .target(name: "DiagClient", dependencies: ["DiagModel"]),
         // Bundles: tar archives through libarchive, manifests, summaries, report.
-        .target(name: "DiagBundle", dependencies: ["DiagModel", "DiagStore", "DiagOutput", "DiagPredicate", "CArchive"]),
+        .target(name: "DiagBundle", dependencies: ["DiagModel", "DiagStore", "DiagQuery", "DiagOutput", "DiagPredicate", "CArchive"]),
         // The `diag` commands.
         .target(name: "DiagCLI", dependencies: [
             "DiagModel", "DiagStore", "DiagImport", "DiagGenerator", "DiagPredicate",
-            "DiagOutput", "DiagCommandLine", "DiagIngest", "DiagClient", "DiagBundle",
+            "DiagQuery", "DiagOutput", "DiagCommandLine", "DiagIngest", "DiagClient", "DiagBundle",
         ]),
         .executableTarget(name: "diag", dependencies: ["DiagCLI"]),
         .executableTarget(name: "diagd", dependencies: ["DiagIngest", "DiagCommandLine"]),
@@ -51,6 +53,7 @@ let package = Package(
         .testTarget(name: "DiagImportTests", dependencies: ["DiagImport", "TestSupport"]),
         .testTarget(name: "DiagGeneratorTests", dependencies: ["DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagPredicateTests", dependencies: ["DiagPredicate", "DiagGenerator", "TestSupport"]),
+        .testTarget(name: "DiagQueryTests", dependencies: ["DiagQuery", "DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagOutputTests", dependencies: ["DiagOutput", "TestSupport"]),
         .testTarget(name: "DiagCommandLineTests", dependencies: ["DiagCommandLine", "TestSupport"]),
         .testTarget(name: "DiagIngestTests", dependencies: ["DiagIngest", "DiagClient", "TestSupport", "diagd"]),

@@ -1,0 +1,1 @@
+// The DiagQuery target; its owner fills it in.
