@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The record fields a JSON object may carry, by their JSON names.
 enum LogRecordField: CaseIterable {
     case timestamp, timestampNanoseconds, messageType, eventType, eventMessage, messageAlias
@@ -11,18 +17,55 @@ enum LogRecordField: CaseIterable {
         return table
     }()
 
-    /// The names as UTF-8 bytes grouped by length, so the byte decoder matches a key with a
-    /// compare or two and makes no String for it.
-    private static let byLength: [[([UInt8], LogRecordField)]] = byName.reduce(into: Array(repeating: [], count: 25)) {
-        table, entry in table[entry.key.utf8.count].append((Array(entry.key.utf8), entry.value))
-    }
-
-    static func named(_ bytes: UnsafeBufferPointer<UInt8>) -> LogRecordField? {
-        guard bytes.count < byLength.count else { return nil }
-        for (name, field) in byLength[bytes.count] where name.elementsEqual(bytes) {
-            return field
+    /// The field a key names, matched on its bytes by length then content: no String, no hashing.
+    static func named(_ key: UnsafeBufferPointer<UInt8>) -> LogRecordField? {
+        switch key.count {
+        case 6:
+            if key.equals("userID") { return .userID }
+            if key.equals("sender") { return .sender }
+        case 7:
+            if key.equals("process") { return .process }
+            if key.equals("traceID") { return .traceID }
+            if key.equals("message") { return .messageAlias }
+        case 8:
+            if key.equals("category") { return .category }
+            if key.equals("threadID") { return .threadID }
+            if key.equals("metadata") { return .metadata }
+        case 9:
+            if key.equals("timestamp") { return .timestamp }
+            if key.equals("eventType") { return .eventType }
+            if key.equals("processID") { return .processID }
+            if key.equals("subsystem") { return .subsystem }
+        case 10:
+            if key.equals("signpostID") { return .signpostID }
+        case 11:
+            if key.equals("messageType") { return .messageType }
+            if key.equals("receiptTime") { return .receiptTime }
+        case 12:
+            if key.equals("eventMessage") { return .eventMessage }
+            if key.equals("formatString") { return .formatString }
+            if key.equals("signpostName") { return .signpostName }
+            if key.equals("signpostType") { return .signpostType }
+        case 15:
+            if key.equals("senderImagePath") { return .senderImagePath }
+            if key.equals("composedMessage") { return .messageAlias }
+        case 16:
+            if key.equals("processImagePath") { return .processImagePath }
+        case 18:
+            if key.equals("activityIdentifier") { return .activityIdentifier }
+        case 20:
+            if key.equals("timestampNanoseconds") { return .timestampNanoseconds }
+        case 24:
+            if key.equals("parentActivityIdentifier") { return .parentActivityIdentifier }
+        default: break
         }
         return nil
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    @inline(__always) fileprivate func equals(_ name: StaticString) -> Bool {
+        count == name.utf8CodeUnitCount && memcmp(baseAddress!, name.utf8Start, count) == 0
     }
 }
 
@@ -69,7 +112,7 @@ struct LogRecordDecoder {
         }
     }
 
-    func finish(defaultTimestamp: Int64?) throws(LogRecordDecodingError) -> LogRecord {
+    consuming func finish(defaultTimestamp: Int64?) throws(LogRecordDecodingError) -> LogRecord {
         guard let resolvedTimestamp = exactTimestamp ?? timestamp ?? defaultTimestamp else {
             throw LogRecordDecodingError(field: "timestamp", refused: nil, accepted: Self.acceptedTimestamps)
         }
@@ -99,7 +142,10 @@ struct LogRecordDecoder {
 
     private static func messageType(_ value: JSONValue) throws(LogRecordDecodingError) -> MessageType {
         switch value {
-        case .string(let name): if let type = MessageType(name: name) { return type }
+        case .string(let name):
+            // The capitalised names come first: they are what every writer of records sends.
+            for type in MessageType.allCases where type.name == name { return type }
+            if let type = MessageType(name: name) { return type }
         case .int(let code): if let type = MessageType(rawValue: Int(truncatingIfNeeded: code)), Int64(type.rawValue) == code { return type }
         default: break
         }

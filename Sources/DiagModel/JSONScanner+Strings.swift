@@ -4,6 +4,7 @@ extension JSONScanner {
     mutating func string() throws(JSONReaderError) -> String {
         index += 1
         let start = index
+        skipPlainASCII()
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -16,6 +17,24 @@ extension JSONScanner {
             if byte < 0x80 { index += 1 } else { try skipUTF8Sequence() }
         }
         throw error("unterminated string (missing closing '\"')", at: start - 1)
+    }
+
+    /// Steps over bytes that need no attention (ASCII, not a quote, backslash or control
+    /// character) eight at a time: most of a log message is such bytes.
+    @inline(__always) private mutating func skipPlainASCII() {
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let hasQuote = (quote &- ones) & ~quote
+            let hasBackslash = (backslash &- ones) & ~backslash
+            let hasControl = (word &- ones &* 0x20) & ~word
+            guard (hasQuote | hasBackslash | hasControl | word) & highBits == 0 else { return }
+            index += 8
+        }
     }
 
     /// The slow path, once a backslash shows up: copies the string, resolving escapes.

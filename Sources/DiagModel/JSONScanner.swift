@@ -10,7 +10,7 @@ struct JSONScanner {
         self.maxDepth = maxDepth
     }
 
-    mutating func skipWhitespace() {
+    @inline(__always) mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
