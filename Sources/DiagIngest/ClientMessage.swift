@@ -14,26 +14,36 @@ enum ClientMessage {
     /// `{"stats": true}`: the daemon's counters.
     case stats
 
-    /// The request keys; a line with any of them and no `eventMessage` is a request.
+    /// The request keys; a line with one of them and no `eventMessage` is a request.
     static let requestKeys: Set<String> = ["sync", "ring", "subscribe", "config", "stats"]
 
     /// Reads one line. `receiptTime` stands in for a missing `timestamp`.
     static func parse(_ line: UnsafeRawBufferPointer, receiptTime: Int64) throws(ProtocolError) -> ClientMessage? {
         if isBlank(line) { return nil }
-        let members: [String: JSONValue]
+        let bytes = line.assumingMemoryBound(to: UInt8.self)
         do {
-            members = try JSONReader.parseObject(line.assumingMemoryBound(to: UInt8.self))
+            var record = try LogRecord(jsonBytes: bytes, defaultTimestamp: receiptTime)
+            record.receiptTime = receiptTime
+            return .record(record)
+        } catch .invalidRecord(let error) where error.field == "eventMessage" && error.refusedValue == nil {
+            // Not a record: perhaps a request, which has no eventMessage.
         } catch {
             throw ProtocolError(error.description)
         }
-        if members["eventMessage"] == nil, let key = members.keys.first(where: requestKeys.contains) {
-            guard members.count == 1 else {
-                let extra = members.keys.filter { $0 != key }.sorted().joined(separator: ", ")
-                throw ProtocolError("a '\(key)' request takes no other key, found: \(extra)")
-            }
-            return try request(key, members[key]!)
+        let members: [String: JSONValue]
+        do {
+            members = try JSONReader.parseObject(bytes)
+        } catch {
+            throw ProtocolError(error.description)
         }
-        return .record(try IngestRecordDecoder.record(from: members, receiptTime: receiptTime))
+        guard let key = members.keys.first(where: requestKeys.contains) else {
+            throw ProtocolError("a record needs \"eventMessage\" (a string); requests are {\"sync\": ID}, {\"ring\": true}, {\"subscribe\": {…}}, {\"config\": {…}} and {\"stats\": true}")
+        }
+        guard members.count == 1 else {
+            let extra = members.keys.filter { $0 != key }.sorted().joined(separator: ", ")
+            throw ProtocolError("a \"\(key)\" request takes no other key, found: \(extra)")
+        }
+        return try request(key, members[key]!)
     }
 
     private static func request(_ key: String, _ value: JSONValue) throws(ProtocolError) -> ClientMessage {

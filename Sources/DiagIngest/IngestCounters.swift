@@ -14,12 +14,12 @@ final class IngestCounters: Sendable {
     let openConnections = Atomic<Int>(0)
     let transactions = Atomic<Int>(0)
 
-    func add(_ counter: Atomic<Int>, _ amount: Int = 1) {
+    func add(_ counter: borrowing Atomic<Int>, _ amount: Int = 1) {
         counter.wrappingAdd(amount, ordering: .relaxed)
     }
 
     var json: JSONValue {
-        func value(_ counter: Atomic<Int>) -> JSONValue { .int(Int64(counter.load(ordering: .relaxed))) }
+        func value(_ counter: borrowing Atomic<Int>) -> JSONValue { .int(Int64(counter.load(ordering: .relaxed))) }
         return .object([
             "received": value(received),
             "persisted": value(persisted),

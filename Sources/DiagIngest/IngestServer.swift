@@ -17,16 +17,20 @@ public final class IngestServer: Sendable {
 
     /// Takes the store's lock, opens the store, and binds the socket; throws with a clear
     /// message when another daemon holds the store or listens on the socket.
-    init(options: DaemonOptions, store: any RecordStore, makeStreamFilter: @escaping @Sendable (String?) throws -> (@Sendable (LogRecord) -> Bool)?) throws {
+    init(
+        options: DaemonOptions,
+        openStore: (@escaping @Sendable (MessageType, String) -> Void) throws -> any RecordStore,
+        makeStreamFilter: @escaping @Sendable (String?) throws -> (@Sendable (LogRecord) -> Bool)?
+    ) throws {
         self.options = options
+        // The lock comes first: a second daemon must not even open the store.
         let storeLock = try StoreLock(storeDirectory: options.storeDirectory)
         let levels = try LevelConfiguration(storeDirectory: options.storeDirectory)
         let queue = RecordQueue(capacity: options.queueCapacity)
         let log = DaemonLog(queue: queue)
+        let report: @Sendable (MessageType, String) -> Void = { level, message in log.log(level, message, category: "store") }
         let counters = IngestCounters()
-        let writer = StoreWriterThread(store: store, queue: queue, counters: counters) { level, message in
-            log.log(level, message, category: "store")
-        }
+        let writer = StoreWriterThread(store: try openStore(report), queue: queue, counters: counters, report: report)
         context = IngestContext(
             queue: queue, ring: RecordRing(capacity: options.ringCapacity), levels: levels, counters: counters,
             writer: writer, log: log, makeStreamFilter: makeStreamFilter)

@@ -86,8 +86,9 @@ public struct LevelSetting: Sendable, Hashable {
         if category != nil && subsystem == nil {
             throw ProtocolError("'config.category' needs 'config.subsystem'")
         }
+        let modeText = try text("mode") ?? ""
         do {
-            mode = try LevelMode.parse(try text("mode") ?? "")
+            mode = try LevelMode.parse(modeText)
         } catch {
             throw ProtocolError(error.description)
         }

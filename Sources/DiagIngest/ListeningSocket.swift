@@ -20,22 +20,22 @@ final class ListeningSocket {
         let bindErrno = errno
         umask(oldMask)
         guard bound == 0 else {
-            close(descriptor)
+            Glibc.close(descriptor)
             throw .system("cannot bind the socket \(path)", errno: bindErrno)
         }
         guard chmod(path, mode) == 0 else {
             let code = errno
-            close(descriptor); unlink(path)
+            Glibc.close(descriptor); unlink(path)
             throw .system("cannot set mode \(String(mode, radix: 8)) on \(path)", errno: code)
         }
         if let groupID, chown(path, uid_t.max, groupID) != 0 {
             let code = errno
-            close(descriptor); unlink(path)
+            Glibc.close(descriptor); unlink(path)
             throw .system("cannot give \(path) to group \(groupID)", errno: code)
         }
         guard listen(descriptor, backlog) == 0 else {
             let code = errno
-            close(descriptor); unlink(path)
+            Glibc.close(descriptor); unlink(path)
             throw .system("cannot listen on \(path)", errno: code)
         }
     }
@@ -44,8 +44,10 @@ final class ListeningSocket {
     func accept(timeoutMilliseconds: Int32) -> Int32? {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, timeoutMilliseconds) > 0 else { return nil }
-        let client = accept4(descriptor, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
-        return client >= 0 ? client : nil
+        let client = Glibc.accept(descriptor, nil, nil)
+        guard client >= 0 else { return nil }
+        _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+        return client
     }
 
     func close() {

@@ -13,7 +13,7 @@ struct StreamSession {
         do {
             filter = try context.makeStreamFilter(request.predicate)
         } catch {
-            connection.send(.object(["error": .string(error.description)]))
+            connection.send(.object(["error": .string("\(error)")]))
             _ = connection.sendWaiting([], threshold: 0)
             return
         }
