@@ -112,3 +112,15 @@ public final class Database {
 
 @available(*, unavailable)
 extension Database: Sendable {}
+
+extension Database {
+    /// Bytes SQLite has allocated in this process now, and the most since the last reset: what
+    /// shows that a long operation (a migration) works in bounded memory.
+    public static func memoryUsed() -> (current: Int64, highwater: Int64) {
+        (sqlite3_memory_used(), sqlite3_memory_highwater(0))
+    }
+
+    public static func resetMemoryHighwater() {
+        _ = sqlite3_memory_highwater(1)
+    }
+}
