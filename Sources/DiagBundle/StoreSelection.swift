@@ -15,8 +15,28 @@ struct StoreSelection {
         if request.selection == nil && redactor == nil {
             _ = try LogStoreSnapshot(source: request.storeDirectory, window: request.window).write(to: destination)
             try append(request.extraRecords.filter(keep), to: destination, create: false)
-            return
+        } else {
+            try copySelected(to: destination)
         }
+        try useRollbackJournals(destination)
+    }
+
+    /// Chunks are written in WAL mode; in a bundle each must be one self-contained file.
+    private func useRollbackJournals(_ destination: URL) throws {
+        let persist = destination.appendingPathComponent("Persist", isDirectory: true)
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? []).filter { $0.hasSuffix(".chunk.sqlite") }
+        for file in files {
+            let path = persist.appendingPathComponent(file).path
+            do {
+                let database = try Database(path: path, options: .init(create: false))
+                _ = try database.scalarText("PRAGMA journal_mode = DELETE")
+            } catch {
+                throw BundleError.failure("cannot finish the snapshot chunk \(path): \(error)")
+            }
+        }
+    }
+
+    private func copySelected(to destination: URL) throws {
         let target = try openTarget(destination, create: true)
         var filter = request.selection?.filter ?? StoreFilter()
         filter.start = [filter.start, request.window.start].compactMap { $0 }.max()
