@@ -1,1 +1,3 @@
-print("not built yet")
+import DiagCLI
+
+await Diag.main()

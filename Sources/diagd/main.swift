@@ -1,1 +1,60 @@
-print("not built yet")
+import DiagCommandLine
+import DiagIngest
+import Foundation
+
+/// `diagd`: the ingestion daemon, in the foreground.
+struct Diagd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diagd",
+        abstract: "Receive log records from local processes and store them durably.",
+        discussion: """
+            Listens on a Unix socket for NDJSON records (docs/PROTOCOL.md), stamps each with the
+            sender's process, PID, user and executable from the kernel, and commits them to the
+            store in batches. SIGTERM or SIGINT commits what is queued and exits 0. Started by
+            systemd (Type=notify), it reports READY=1 once it accepts connections.
+            """,
+        version: "diagd 0.1.0")
+
+    @Option(help: "The store directory ($DIAG_STORE, else $XDG_STATE_HOME/diag/system_logs.logarchive).", valueName: "dir")
+    var store: String?
+
+    @Option(help: "The socket path ($DIAG_SOCKET, else $XDG_RUNTIME_DIR/diag/diagd.sock, else <store>/diagd.sock).", valueName: "path")
+    var socket: String?
+
+    @Option(name: "socket-group", help: "The group allowed to connect (the socket is mode 0660).", valueName: "group")
+    var socketGroup: String?
+
+    @Option(name: "max-size", help: "Store size quota, e.g. 500M or 2G (default: 10% of the file system, at most 4G).", valueName: "size")
+    var maxSize: String?
+
+    @Option(name: "max-age", help: "Drop chunks whose records are all older than this, e.g. 12h or 7d.", valueName: "age")
+    var maxAge: String?
+
+    @Option(name: "chunk-size", help: "Close a chunk and start a new one past this size (default 64M).", valueName: "size")
+    var chunkSize: String?
+
+    mutating func validate() throws {
+        for (flag, value) in [("--max-size", maxSize), ("--chunk-size", chunkSize)] {
+            if let value, QuantityParsing.byteCount(value) == nil {
+                throw ValidationError("\(flag) '\(value)' is not a size; write a number of bytes with an optional K, M, G or T (e.g. 500M)")
+            }
+        }
+        if let maxAge, QuantityParsing.seconds(maxAge) == nil {
+            throw ValidationError("--max-age '\(maxAge)' is not an age; write a number with s, m, h or d (e.g. 7d)")
+        }
+    }
+
+    func run() throws {
+        let storeDirectory = store ?? DefaultPaths.store()
+        var options = DaemonOptions(
+            storeDirectory: storeDirectory, socketPath: socket ?? DefaultPaths.socket(store: storeDirectory),
+            socketGroup: socketGroup)
+        options.maximumSize = maxSize.flatMap(QuantityParsing.byteCount)
+        options.maximumAge = maxAge.flatMap(QuantityParsing.seconds)
+        if let size = chunkSize.flatMap(QuantityParsing.byteCount) { options.chunkSize = size }
+        let status = DaemonLauncher.run(options: options)
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+await Diagd.main()

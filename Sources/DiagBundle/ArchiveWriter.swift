@@ -1,0 +1,186 @@
+import CArchive
+import Foundation
+
+/// How a bundle's tar stream is compressed.
+public enum BundleCompression: String, Sendable, CaseIterable {
+    case gzip
+    case zstd
+    case none
+
+    /// `.tar.gz`, `.tar.zst` or `.tar`.
+    public var fileExtension: String {
+        switch self {
+        case .gzip: ".tar.gz"
+        case .zstd: ".tar.zst"
+        case .none: ".tar"
+        }
+    }
+}
+
+/// What the manifest records about one file: its path inside the bundle, size and SHA-256.
+public struct BundleFileDigest: Sendable, Hashable {
+    public var path: String
+    public var size: Int64
+    public var sha256: String
+
+    public init(path: String, size: Int64, sha256: String) {
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
+    }
+}
+
+/// Writes a pax tar stream through libarchive, one entry at a time, hashing what it writes.
+///
+/// Memory stays flat: file contents go through a fixed buffer. Keep a writer on one thread
+/// (see `ArchiveLocale`).
+final class ArchiveWriter {
+    private let archive: OpaquePointer
+    private let fileDescriptor: Int32
+    private let modificationTime: Int64
+    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    private var closed = false
+    /// Bytes of entry contents written so far, for progress.
+    private(set) var bytesWritten: Int64 = 0
+
+    /// Opens `path` for writing; the file must not exist yet.
+    init(path: String, compression: BundleCompression, modificationTime: Int64) throws {
+        ArchiveLocale.useUTF8OnCurrentThread()
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw BundleError.failure("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        guard let archive = archive_write_new() else {
+            close(descriptor)
+            throw BundleError.failure("libarchive could not allocate a writer")
+        }
+        self.archive = archive
+        self.fileDescriptor = descriptor
+        self.modificationTime = modificationTime
+        // From here a throw runs deinit, which frees the archive and closes the file.
+        try check(archive_write_set_format_pax(archive), "set the pax format")
+        switch compression {
+        case .gzip:
+            try check(archive_write_add_filter_gzip(archive), "add the gzip filter")
+        case .zstd:
+            try check(archive_write_add_filter_zstd(archive), "add the zstd filter")
+            let threads = String(max(1, ProcessInfo.processInfo.activeProcessorCount))
+            try check(archive_write_set_filter_option(archive, "zstd", "threads", threads), "set zstd threads")
+        case .none:
+            try check(archive_write_add_filter_none(archive), "choose no compression")
+        }
+        try check(archive_write_open_fd(archive, descriptor), "open \(path)")
+    }
+
+    deinit {
+        if !closed { archive_write_free(archive) }
+        close(fileDescriptor)
+    }
+
+    func addDirectory(_ path: String) throws {
+        try writeHeader(path: path.hasSuffix("/") ? path : path + "/", fileType: 0o040000, permissions: 0o755, size: 0)
+    }
+
+    /// Adds bytes held in memory as a regular file.
+    @discardableResult
+    func addFile(_ path: String, contents: [UInt8]) throws -> BundleFileDigest {
+        try writeHeader(path: path, fileType: 0o100000, permissions: 0o644, size: Int64(contents.count))
+        var hasher = SHA256()
+        try contents.withUnsafeBytes { bytes in
+            hasher.update(bytes)
+            try writeData(bytes, entry: path)
+        }
+        return BundleFileDigest(path: path, size: Int64(contents.count), sha256: hasher.hexDigest())
+    }
+
+    /// Streams a file from disk into the archive. The file must not change while it is read.
+    @discardableResult
+    func addFile(_ path: String, from source: URL) throws -> BundleFileDigest {
+        let descriptor = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw BundleError.failure("cannot read \(source.path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw BundleError.failure("cannot stat \(source.path): \(String(cString: strerror(errno)))")
+        }
+        let size = Int64(status.st_size)
+        try writeHeader(path: path, fileType: 0o100000, permissions: 0o644, size: size)
+        var hasher = SHA256()
+        var remaining = size
+        while remaining > 0 {
+            let count = try buffer.withUnsafeMutableBytes { bytes -> Int in
+                let wanted = Int(min(Int64(bytes.count), remaining))
+                let count = read(descriptor, bytes.baseAddress, wanted)
+                guard count >= 0 else {
+                    throw BundleError.failure("cannot read \(source.path): \(String(cString: strerror(errno)))")
+                }
+                guard count > 0 else {
+                    throw BundleError.failure("\(source.path) shrank while it was archived (\(remaining) bytes missing)")
+                }
+                let chunk = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
+                hasher.update(chunk)
+                try writeData(chunk, entry: path)
+                return count
+            }
+            remaining -= Int64(count)
+        }
+        return BundleFileDigest(path: path, size: size, sha256: hasher.hexDigest())
+    }
+
+    /// Writes the end of the archive and flushes the compressor; the file is complete afterwards.
+    func finish() throws {
+        guard !closed else { return }
+        closed = true
+        let status = archive_write_close(archive)
+        let message = errorMessage()
+        archive_write_free(archive)
+        guard status == ARCHIVE_OK else { throw BundleError.failure("cannot finish the archive: \(message)") }
+        guard fsync(fileDescriptor) == 0 else {
+            throw BundleError.failure("cannot flush the archive: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Writes one entry's header; regular files then take exactly `size` bytes of `writeData`.
+    /// Links and special files exist only so tests can build hostile archives.
+    func writeHeader(
+        path: String, fileType: UInt32, permissions: UInt32, size: Int64,
+        symlinkTarget: String? = nil, hardlinkTarget: String? = nil
+    ) throws {
+        ArchiveLocale.useUTF8OnCurrentThread()
+        guard let entry = archive_entry_new() else { throw BundleError.failure("libarchive could not allocate an entry") }
+        defer { archive_entry_free(entry) }
+        archive_entry_set_pathname_utf8(entry, path)
+        archive_entry_set_filetype(entry, fileType)
+        archive_entry_set_perm(entry, mode_t(permissions))
+        archive_entry_set_size(entry, size)
+        archive_entry_set_mtime(entry, time_t(modificationTime), 0)
+        if let symlinkTarget { archive_entry_set_symlink_utf8(entry, symlinkTarget) }
+        if let hardlinkTarget { archive_entry_set_hardlink_utf8(entry, hardlinkTarget) }
+        try check(archive_write_header(archive, entry), "write the header of \(path)")
+    }
+
+    func writeData(_ bytes: UnsafeRawBufferPointer, entry: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = archive_write_data(archive, bytes.baseAddress! + offset, bytes.count - offset)
+            guard written > 0 else { throw BundleError.failure("cannot write \(entry) into the archive: \(errorMessage())") }
+            offset += written
+        }
+        bytesWritten += Int64(bytes.count)
+    }
+
+    private func check(_ status: Int32, _ action: String) throws {
+        guard status == ARCHIVE_OK || status == ARCHIVE_WARN else {
+            throw BundleError.failure("libarchive could not \(action): \(errorMessage())")
+        }
+    }
+
+    private func errorMessage() -> String {
+        archive_error_string(archive).map { String(cString: $0) } ?? "error \(archive_errno(archive))"
+    }
+}
+
+@available(*, unavailable)
+extension ArchiveWriter: Sendable {}

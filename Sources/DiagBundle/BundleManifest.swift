@@ -1,0 +1,110 @@
+import DiagModel
+import Foundation
+
+/// `manifest.json`: what a bundle holds and how to check it (DESIGN.md, "Bundle layout").
+public struct BundleManifest: Sendable, Equatable {
+    public static let currentFormatVersion = 1
+    public static let fileName = "manifest.json"
+
+    /// A component's store file as collected: where it came from and what the bundle holds of it.
+    public struct StoreFile: Sendable, Equatable {
+        public var name: String
+        public var sourcePath: String
+        /// The consistent snapshot, relative to the top folder (`stores/<name>/<file>`).
+        public var snapshot: String
+        /// Raw `-wal` / `-shm` copies under `as-found/`, relative to the top folder.
+        public var asFound: [String]
+
+        public init(name: String, sourcePath: String, snapshot: String, asFound: [String]) {
+            self.name = name
+            self.sourcePath = sourcePath
+            self.snapshot = snapshot
+            self.asFound = asFound
+        }
+    }
+
+    public var formatVersion = BundleManifest.currentFormatVersion
+    /// `collect` or `feedback`.
+    public var kind: String
+    public var toolVersion: String
+    public var host: String
+    public var kernel: String
+    /// Nanoseconds since the epoch.
+    public var created: Int64
+    public var windowStart: Int64?
+    public var windowEnd: Int64?
+    public var predicate: String?
+    public var title: String?
+    public var redacted = false
+    /// `--var NAME=VALUE` and `--identifier` values the bundle was collected for.
+    public var identifiers: [String: String] = [:]
+    /// `total` and one count per level name (`Default`, `Error`, …) in the bundled log store.
+    public var recordCounts: [String: Int64] = [:]
+    public var stores: [StoreFile] = []
+    public var files: [BundleFileDigest] = []
+
+    public init(kind: String, toolVersion: String, host: String, kernel: String, created: Int64) {
+        self.kind = kind
+        self.toolVersion = toolVersion
+        self.host = host
+        self.kernel = kernel
+        self.created = created
+    }
+
+    public func jsonData() throws -> Data {
+        var object: [String: Any] = [
+            "formatVersion": formatVersion, "kind": kind, "toolVersion": toolVersion, "host": host,
+            "kernel": kernel, "created": Timestamp.formatISO8601(nanoseconds: created),
+            "createdNanoseconds": created, "redacted": redacted, "identifiers": identifiers,
+            "recordCounts": recordCounts,
+            "stores": stores.map { ["name": $0.name, "sourcePath": $0.sourcePath, "snapshot": $0.snapshot, "asFound": $0.asFound] },
+            "files": files.map { ["path": $0.path, "size": $0.size, "sha256": $0.sha256] as [String: Any] },
+        ]
+        var window: [String: Any] = [:]
+        if let windowStart { window["start"] = Timestamp.formatISO8601(nanoseconds: windowStart, fractionDigits: 9); window["startNanoseconds"] = windowStart }
+        if let windowEnd { window["end"] = Timestamp.formatISO8601(nanoseconds: windowEnd, fractionDigits: 9); window["endNanoseconds"] = windowEnd }
+        object["window"] = window
+        if let predicate { object["predicate"] = predicate }
+        if let title { object["title"] = title }
+        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// Reads a manifest; `source` names it in errors.
+    public init(jsonData data: Data, source: String) throws {
+        func bad(_ reason: String) -> BundleError { .badInput("\(source): \(reason)") }
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw bad("not a JSON object")
+        }
+        func string(_ key: String) throws -> String {
+            guard let value = object[key] as? String else { throw bad("'\(key)' is missing or not a string") }
+            return value
+        }
+        func integer(_ value: Any?) -> Int64? { (value as? NSNumber).flatMap { Int64(exactly: $0.doubleValue) ?? $0.int64Value } }
+        guard let version = integer(object["formatVersion"]) else { throw bad("'formatVersion' is missing or not a number") }
+        guard version >= 1, version <= Int64(BundleManifest.currentFormatVersion) else {
+            throw bad("format version \(version) is not supported (this diag reads versions 1 to \(BundleManifest.currentFormatVersion))")
+        }
+        guard let created = integer(object["createdNanoseconds"]) else { throw bad("'createdNanoseconds' is missing or not a number") }
+        self.init(kind: try string("kind"), toolVersion: try string("toolVersion"), host: try string("host"), kernel: try string("kernel"), created: created)
+        formatVersion = Int(version)
+        let window = object["window"] as? [String: Any] ?? [:]
+        windowStart = integer(window["startNanoseconds"])
+        windowEnd = integer(window["endNanoseconds"])
+        predicate = object["predicate"] as? String
+        title = object["title"] as? String
+        redacted = object["redacted"] as? Bool ?? false
+        identifiers = object["identifiers"] as? [String: String] ?? [:]
+        recordCounts = (object["recordCounts"] as? [String: Any] ?? [:]).compactMapValues { integer($0) }
+        stores = (object["stores"] as? [[String: Any]] ?? []).compactMap { store in
+            guard let name = store["name"] as? String, let snapshot = store["snapshot"] as? String else { return nil }
+            return StoreFile(name: name, sourcePath: store["sourcePath"] as? String ?? "", snapshot: snapshot, asFound: store["asFound"] as? [String] ?? [])
+        }
+        guard let files = object["files"] as? [[String: Any]] else { throw bad("'files' is missing or not a list") }
+        self.files = try files.enumerated().map { index, file in
+            guard let path = file["path"] as? String, let size = integer(file["size"]), let sha = file["sha256"] as? String,
+                  sha.count == 64, sha.allSatisfy(\.isHexDigit)
+            else { throw bad("files[\(index)] needs a 'path', a 'size' and a 64-digit hex 'sha256'") }
+            return BundleFileDigest(path: path, size: size, sha256: sha.lowercased())
+        }
+    }
+}

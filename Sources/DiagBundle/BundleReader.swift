@@ -1,0 +1,106 @@
+import Foundation
+
+/// A bundle ready to read: its top folder on disk and its manifest.
+public struct OpenedBundle: Sendable {
+    /// The bundle's top folder (`diagnose_…/`), inside the cache for an archive.
+    public let root: URL
+    public let manifest: BundleManifest
+    /// The archive's SHA-256, or nil for a bundle opened as an unpacked folder.
+    public let archiveSHA256: String?
+
+    /// `system_logs.logarchive/`: a log store directory any store reader opens.
+    public var storeDirectory: URL { root.appendingPathComponent(BundleLayout.logStore, isDirectory: true) }
+}
+
+/// Opens bundles for reading: `.tar.gz`, `.tar.zst`, `.tar`, or an unpacked bundle folder.
+public enum BundleReader {
+    /// Whether `path` names a bundle by its form: an archive extension, or a folder holding a
+    /// `manifest.json` (itself or as its only top folder). The CLI's source resolver asks this.
+    public static func isBundle(_ path: String) -> Bool {
+        let lowered = path.lowercased()
+        if [".tar.gz", ".tgz", ".tar.zst", ".tar"].contains(where: { lowered.hasSuffix($0) }) { return true }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return false }
+        return (try? topFolder(in: URL(fileURLWithPath: path, isDirectory: true))) != nil
+    }
+
+    /// Opens a bundle: an archive is unpacked into `cache` (once per distinct archive) after every
+    /// entry is checked; a folder is read in place.
+    public static func open(_ path: String, cache: BundleCache = BundleCache()) throws -> OpenedBundle {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw BundleError.badInput("no bundle at \(path)")
+        }
+        if isDirectory.boolValue {
+            let root = try topFolder(in: URL(fileURLWithPath: path, isDirectory: true))
+            return OpenedBundle(root: root, manifest: try readManifest(root), archiveSHA256: nil)
+        }
+        let (folder, sha) = try cache.unpack(path) { unpacked, digests in
+            let root = try topFolder(in: unpacked)
+            try checkDigests(of: try readManifest(root), against: digests, top: root.lastPathComponent, archive: path)
+        }
+        let root = try topFolder(in: folder)
+        return OpenedBundle(root: root, manifest: try readManifest(root), archiveSHA256: sha)
+    }
+
+    /// The folder holding `manifest.json`: `folder` itself, or its only subfolder.
+    static func topFolder(in folder: URL) throws -> URL {
+        let manifest = folder.appendingPathComponent(BundleManifest.fileName)
+        if FileManager.default.fileExists(atPath: manifest.path) { return folder }
+        let children = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let visible = children.filter { !$0.hasPrefix(".") }
+        guard visible.count == 1 else {
+            throw BundleError.badInput("\(folder.path) is not a diag bundle: expected one top folder holding manifest.json, found \(visible.count) entries")
+        }
+        let top = folder.appendingPathComponent(visible[0], isDirectory: true)
+        guard FileManager.default.fileExists(atPath: top.appendingPathComponent(BundleManifest.fileName).path) else {
+            throw BundleError.badInput("\(folder.path) is not a diag bundle: \(visible[0])/ holds no manifest.json")
+        }
+        return top
+    }
+
+    /// Every file the manifest lists must have been unpacked with its size and SHA-256, and every
+    /// unpacked file must be listed: a stream damaged where its compression has no checksum, or
+    /// a bundle edited after it was made, is refused here.
+    static func checkDigests(
+        of manifest: BundleManifest, against digests: [String: BundleFileDigest], top: String, archive: String
+    ) throws {
+        var unlisted = Set(digests.keys)
+        unlisted.remove("\(top)/\(BundleManifest.fileName)")
+        for file in manifest.files {
+            let key = "\(top)/\(file.path)"
+            unlisted.remove(key)
+            guard let found = digests[key] else {
+                throw BundleError.badInput("refusing \(archive): entry '\(key)' is listed in the manifest but missing")
+            }
+            guard found.size == file.size, found.sha256 == file.sha256 else {
+                throw BundleError.badInput("refusing \(archive): entry '\(key)' does not match the manifest (size \(found.size), SHA-256 \(found.sha256); manifest says size \(file.size), SHA-256 \(file.sha256))")
+            }
+        }
+        if let extra = unlisted.sorted().first {
+            throw BundleError.badInput("refusing \(archive): entry '\(extra)' is not listed in the manifest")
+        }
+    }
+
+    static func readManifest(_ root: URL) throws -> BundleManifest {
+        let url = root.appendingPathComponent(BundleManifest.fileName)
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw BundleError.badInput("cannot read \(url.path): \(error.localizedDescription)")
+        }
+        return try BundleManifest(jsonData: data, source: "\(root.lastPathComponent)/\(BundleManifest.fileName)")
+    }
+}
+
+/// Names of the fixed parts of a bundle (DESIGN.md, "Bundle layout").
+public enum BundleLayout {
+    public static let logStore = "system_logs.logarchive"
+    public static let stores = "stores"
+    public static let asFound = "as-found"
+    public static let predicates = "predicates"
+    public static let summaries = "summaries"
+    public static let stats = "summaries/stats.json"
+    public static let errors = "summaries/errors.txt"
+    public static let report = "report.html"
+    public static let notes = "notes.txt"
+}

@@ -1,1 +1,0 @@
-// The DiagBundle target; its owner fills it in.

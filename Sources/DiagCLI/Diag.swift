@@ -1,0 +1,19 @@
+import DiagCommandLine
+
+/// The `diag` command: only groups the subcommands; `Commands/` holds one file per subcommand.
+public struct Diag: ParsableCommand {
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "diag",
+        abstract: "Collect, query and bundle the logs of the sync system's components.",
+        version: "diag \(version)",
+        subcommands: [
+        ])
+
+    public init() {}
+
+    public func run() throws {
+        throw CleanExit.helpRequest()
+    }
+}

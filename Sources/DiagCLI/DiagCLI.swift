@@ -1,1 +1,0 @@
-// The DiagCLI target; its owner fills it in.

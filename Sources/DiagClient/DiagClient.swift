@@ -1,1 +1,0 @@
-// The DiagClient target; its owner fills it in.

@@ -1,0 +1,146 @@
+import DiagModel
+import Foundation
+import Glibc
+
+/// Carries records to diagd over its Unix socket, off the caller's thread.
+///
+/// `send` never blocks: it appends the encoded line to a bounded buffer and returns; when the
+/// buffer is full the record is dropped and counted, and a `lossEvent` record tells the store
+/// how many were lost. A background thread writes the buffer, reconnecting (with back-off) when
+/// the daemon restarts. `flush` waits until the daemon says everything sent before it is committed.
+public final class LogTransport: @unchecked Sendable {
+    // Safe: every mutable field is touched only with `condition` locked; the sender thread owns
+    // the connection it writes to.
+    public static let shared = LogTransport()
+
+    public let socketPath: String
+    public let bufferLimit: Int
+    public let minimumLevel: MessageType
+    let condition = NSCondition()
+    var buffer: [UInt8] = []
+    var droppedSinceReport = 0
+    var state = TransportState()
+    private var senderStarted = false
+
+    /// - Parameters:
+    ///   - socketPath: diagd's socket; by default `$DIAG_SOCKET`, `$XDG_RUNTIME_DIR/diag/diagd.sock`,
+    ///     or the default store's `diagd.sock`.
+    ///   - bufferLimit: bytes of encoded records held while the daemon is slow or away.
+    ///   - minimumLevel: records below it are not built at all (`$DIAG_LOG_LEVEL`, else debug).
+    public init(socketPath: String? = nil, bufferLimit: Int = 4 << 20, minimumLevel: MessageType? = nil) {
+        let environment = ProcessInfo.processInfo.environment
+        self.socketPath = socketPath ?? DefaultSocket.path(environment: environment)
+        self.bufferLimit = bufferLimit
+        self.minimumLevel = minimumLevel ?? environment["DIAG_LOG_LEVEL"].flatMap { MessageType(name: $0) } ?? .debug
+    }
+
+    public func isEnabled(_ level: MessageType) -> Bool {
+        level.severity >= minimumLevel.severity
+    }
+
+    /// Queues a record without waiting; drops (and counts) it when the buffer is full.
+    public func send(_ record: LogRecord) {
+        enqueue(RecordEncoder.line(record))
+    }
+
+    /// Waits until every record sent before this call is committed by the daemon.
+    ///
+    /// Throws when the daemon cannot be reached within `timeout` seconds, or when the connection
+    /// broke after records were written to it (the daemon may not have committed them).
+    public func flush(timeout: Double = 10) throws(DiagClientError) {
+        condition.lock()
+        defer { condition.unlock() }
+        state.nextSyncID += 1
+        let id = state.nextSyncID
+        state.requestedSync = id
+        startSenderIfNeeded()
+        condition.broadcast()
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while state.acknowledgedSync < id {
+            if state.failedThrough >= id {
+                throw DiagClientError("the connection to diagd at \(socketPath) broke before it acknowledged the records; some may be lost (\(state.lastConnectionError ?? "connection closed"))")
+            }
+            guard condition.wait(until: deadline) else {
+                let reason = state.lastConnectionError.map { ": \($0)" } ?? ""
+                throw DiagClientError("diagd at \(socketPath) did not acknowledge the records within \(timeout) s\(reason)")
+            }
+        }
+    }
+
+    /// What the transport has done so far.
+    public var statistics: TransportStatistics {
+        condition.lock()
+        defer { condition.unlock() }
+        return TransportStatistics(
+            dropped: state.droppedTotal, errorReplies: state.errorReplies, lastErrorReply: state.lastErrorReply,
+            connections: state.connections)
+    }
+
+    private func enqueue(_ line: [UInt8]) {
+        condition.lock()
+        defer { condition.unlock() }
+        if buffer.count + line.count > bufferLimit {
+            droppedSinceReport += 1
+            state.droppedTotal += 1
+            return
+        }
+        buffer.append(contentsOf: line)
+        startSenderIfNeeded()
+        condition.broadcast()
+    }
+
+    private func startSenderIfNeeded() {
+        guard !senderStarted else { return }
+        senderStarted = true
+        let thread = Thread { [self] in TransportSender(transport: self).run() }
+        thread.name = "diag-log-sender"
+        thread.start()
+    }
+}
+
+/// What the transport keeps about its connection and acknowledgements.
+struct TransportState {
+    var nextSyncID: Int64 = 0
+    /// The newest `flush` waiting: the sender writes `{"sync": requestedSync}` after the records.
+    var requestedSync: Int64 = 0
+    var acknowledgedSync: Int64 = 0
+    /// The connection now written to, and what was written to it since its last sync.
+    var generation = 0
+    var syncWrittenOnConnection: Int64 = 0
+    var recordsAfterLastSync = false
+    var connectionBroken = true
+    /// Every sync up to this ID was written to a connection that broke before answering it.
+    var failedThrough: Int64 = 0
+    var droppedTotal = 0
+    var errorReplies = 0
+    var lastErrorReply: String?
+    var lastConnectionError: String?
+    var connections = 0
+}
+
+public struct TransportStatistics: Sendable, Hashable {
+    /// Records dropped because the buffer was full.
+    public var dropped: Int
+    /// `{"error": …}` replies the daemon sent (refused lines).
+    public var errorReplies: Int
+    public var lastErrorReply: String?
+    /// Connections made so far (more than one after a daemon restart).
+    public var connections: Int
+}
+
+public struct DiagClientError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// DESIGN.md's socket path, without linking the daemon's library.
+public enum DefaultSocket {
+    public static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let socket = environment["DIAG_SOCKET"], !socket.isEmpty { return socket }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/diag/diagd.sock" }
+        if let store = environment["DIAG_STORE"], !store.isEmpty { return store + "/diagd.sock" }
+        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return state + "/diag/system_logs.logarchive/diagd.sock" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/state/diag/system_logs.logarchive/diagd.sock"
+    }
+}

@@ -1,1 +1,0 @@
-// The DiagCommandLine target; its owner fills it in.

@@ -1,0 +1,77 @@
+import Foundation
+
+/// A command: a struct whose stored properties are `@Option`, `@Flag` and `@Argument`s,
+/// in the manner of swift-argument-parser.
+///
+/// `validate()` checks the parsed values together (throw `ValidationError` for bad usage);
+/// `run()` does the work; either synchronous or `async` implementations satisfy it.
+public protocol ParsableCommand: SendableMetatype {
+    static var configuration: CommandConfiguration { get }
+    init()
+    mutating func validate() throws
+    mutating func run() async throws
+}
+
+extension ParsableCommand {
+    public static var configuration: CommandConfiguration { CommandConfiguration() }
+
+    public mutating func validate() throws {}
+
+    /// The name the command is called by: the configured one, or the type's name without a
+    /// `Command` suffix, in kebab case (`PredicateCommand` → `predicate`).
+    static var commandName: String {
+        if let name = configuration.commandName { return name }
+        var typeName = String(describing: self)
+        if typeName.hasSuffix("Command"), typeName != "Command" { typeName.removeLast("Command".count) }
+        return kebabCase(typeName)
+    }
+
+    /// Parses `arguments` (without the program name), runs the chosen command and returns the
+    /// process exit status; everything meant for the user is already written.
+    public static func run(arguments: [String]) async -> Int32 {
+        await CommandRunner(root: self).run(arguments: arguments)
+    }
+
+    /// Runs with the process's own arguments and exits with the command's status.
+    public static func main() async -> Never {
+        let status = await run(arguments: Array(CommandLine.arguments.dropFirst()))
+        exit(status)
+    }
+}
+
+/// What a command says about itself in help and how it is reached.
+public struct CommandConfiguration: Sendable {
+    public var commandName: String?
+    public var abstract: String
+    public var discussion: String
+    public var version: String?
+    public var subcommands: [any ParsableCommand.Type]
+    /// Shown in the usage line instead of the generated one, when set.
+    public var usage: String?
+
+    public init(
+        commandName: String? = nil, abstract: String = "", discussion: String = "",
+        usage: String? = nil, version: String? = nil, subcommands: [any ParsableCommand.Type] = []
+    ) {
+        self.commandName = commandName
+        self.abstract = abstract
+        self.discussion = discussion
+        self.usage = usage
+        self.version = version
+        self.subcommands = subcommands
+    }
+}
+
+/// `predicateFile` → `predicate-file`.
+func kebabCase(_ name: String) -> String {
+    var result = ""
+    for character in name {
+        if character.isUppercase {
+            if !result.isEmpty { result.append("-") }
+            result.append(contentsOf: character.lowercased())
+        } else {
+            result.append(character)
+        }
+    }
+    return result
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// How diagd runs: where it keeps records, where it listens, and its bounds.
+public struct DaemonOptions: Sendable {
+    public var storeDirectory: String
+    public var socketPath: String
+    /// The group that may connect (the socket is mode 0660); nil keeps the daemon's group.
+    public var socketGroup: String?
+    /// The store's size quota in bytes; nil means 10% of the file system, at most 4 GiB.
+    public var maximumSize: Int64?
+    /// Records older than this many seconds are dropped, a whole chunk at a time.
+    public var maximumAge: Int64?
+    /// A chunk is sealed and a new one started past this many bytes.
+    public var chunkSize: Int64
+    /// Records the writer holds back from the connections before they wait (back-pressure).
+    public var queueCapacity: Int
+    /// Records the memory ring keeps.
+    public var ringCapacity: Int
+
+    public init(
+        storeDirectory: String, socketPath: String, socketGroup: String? = nil, maximumSize: Int64? = nil,
+        maximumAge: Int64? = nil, chunkSize: Int64 = 64 << 20, queueCapacity: Int = 64_000, ringCapacity: Int = 10_000
+    ) {
+        self.storeDirectory = storeDirectory
+        self.socketPath = socketPath
+        self.socketGroup = socketGroup
+        self.maximumSize = maximumSize
+        self.maximumAge = maximumAge
+        self.chunkSize = chunkSize
+        self.queueCapacity = queueCapacity
+        self.ringCapacity = ringCapacity
+    }
+
+    /// The size quota in force: the option, else 10% of the store's file system capped at 4 GiB.
+    public func effectiveMaximumSize() -> Int64 {
+        if let maximumSize { return maximumSize }
+        var info = statvfs()
+        guard statvfs(storeDirectory, &info) == 0 else { return 4 << 30 }
+        let total = Int64(info.f_blocks) * Int64(info.f_frsize)
+        return min(total / 10, 4 << 30)
+    }
+}
+
+/// DESIGN.md's default paths.
+public enum DefaultPaths {
+    /// `$DIAG_STORE`, else `$XDG_STATE_HOME/diag/system_logs.logarchive`, else `~/.local/state/diag/system_logs.logarchive`.
+    public static func store(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let store = environment["DIAG_STORE"], !store.isEmpty { return store }
+        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return state + "/diag/system_logs.logarchive" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/state/diag/system_logs.logarchive"
+    }
+
+    /// `$DIAG_SOCKET`, else `$XDG_RUNTIME_DIR/diag/diagd.sock`, else the store directory's `diagd.sock`.
+    public static func socket(store: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let socket = environment["DIAG_SOCKET"], !socket.isEmpty { return socket }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/diag/diagd.sock" }
+        return (store ?? self.store(environment: environment)) + "/diagd.sock"
+    }
+}

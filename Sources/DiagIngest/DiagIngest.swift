@@ -1,1 +1,0 @@
-// The DiagIngest target; its owner fills it in.

@@ -1,0 +1,36 @@
+import DiagModel
+import Synchronization
+
+/// The daemon's counters, answered to `{"stats": true}` and logged at exit.
+final class IngestCounters: Sendable {
+    let received = Atomic<Int>(0)
+    let persisted = Atomic<Int>(0)
+    let ringOnly = Atomic<Int>(0)
+    let droppedByLevel = Atomic<Int>(0)
+    let invalidLines = Atomic<Int>(0)
+    let refusedWhileStoreFailing = Atomic<Int>(0)
+    let streamDrops = Atomic<Int>(0)
+    let connections = Atomic<Int>(0)
+    let openConnections = Atomic<Int>(0)
+    let transactions = Atomic<Int>(0)
+
+    func add(_ counter: borrowing Atomic<Int>, _ amount: Int = 1) {
+        counter.wrappingAdd(amount, ordering: .relaxed)
+    }
+
+    var json: JSONValue {
+        func value(_ counter: borrowing Atomic<Int>) -> JSONValue { .int(Int64(counter.load(ordering: .relaxed))) }
+        return .object([
+            "received": value(received),
+            "persisted": value(persisted),
+            "ringOnly": value(ringOnly),
+            "droppedByLevel": value(droppedByLevel),
+            "invalidLines": value(invalidLines),
+            "refusedWhileStoreFailing": value(refusedWhileStoreFailing),
+            "streamDrops": value(streamDrops),
+            "connections": value(connections),
+            "openConnections": value(openConnections),
+            "transactions": value(transactions),
+        ])
+    }
+}

@@ -1,0 +1,115 @@
+import DiagModel
+import Foundation
+import Synchronization
+
+/// The single thread that writes: it drains the queue, commits each drain in one transaction,
+/// then answers the `sync` requests of that drain.
+///
+/// When a commit fails (a full disk, most often) the batch is kept and retried; meanwhile the
+/// connections refuse new records with an error reply, and resume once a retry succeeds.
+final class StoreWriterThread: @unchecked Sendable {
+    // Safe: `store` is used only by the writer thread once `start` is called; the rest is Sendable.
+    private let store: any RecordStore
+    private let queue: RecordQueue
+    private let counters: IngestCounters
+    private let failure = Mutex<String?>(nil)
+    private let stopping = Atomic<Bool>(false)
+    private let finished = NSCondition()
+    private var done = false
+    let maximumBatch: Int
+    let retryInterval: Double
+    let maintenanceInterval: Double
+    /// Called with each problem the writer meets, for the daemon's own log.
+    let report: @Sendable (MessageType, String) -> Void
+
+    init(
+        store: any RecordStore, queue: RecordQueue, counters: IngestCounters, maximumBatch: Int = 20_000,
+        retryInterval: Double = 0.5, maintenanceInterval: Double = 1, report: @escaping @Sendable (MessageType, String) -> Void
+    ) {
+        self.store = store
+        self.queue = queue
+        self.counters = counters
+        self.maximumBatch = maximumBatch
+        self.retryInterval = retryInterval
+        self.maintenanceInterval = maintenanceInterval
+        self.report = report
+    }
+
+    /// Why the store refuses writes now, or nil when it takes them.
+    var storeFailure: String? { failure.withLock { $0 } }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "diagd-writer"
+        thread.start()
+    }
+
+    /// Closes the queue; the writer commits what is queued and stops retrying a failing store.
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        queue.close()
+    }
+
+    /// Waits until the queue is closed and everything in it committed (or given up on).
+    func waitUntilFinished() {
+        finished.lock()
+        while !done { finished.wait() }
+        finished.unlock()
+    }
+
+    private func run() {
+        var lastMaintenance = Date()
+        while let items = queue.take(maximumRecords: maximumBatch, waitSeconds: maintenanceInterval) {
+            var records: [LogRecord] = []
+            var syncs: [(Connection, JSONValue)] = []
+            for item in items {
+                switch item {
+                case .records(let batch): records.append(contentsOf: batch)
+                case .sync(let connection, let id): syncs.append((connection, id))
+                }
+            }
+            commit(records)
+            for (connection, id) in syncs { connection.send(.object(["synced": id])) }
+            if Date().timeIntervalSince(lastMaintenance) >= maintenanceInterval {
+                lastMaintenance = Date()
+                maintain()
+            }
+        }
+        maintain()
+        do { try store.close() } catch { report(.error, "closing the store failed: \(error)") }
+        finished.lock()
+        done = true
+        finished.broadcast()
+        finished.unlock()
+    }
+
+    /// Commits, retrying while the store refuses; never drops the batch while the daemon runs.
+    private func commit(_ records: [LogRecord]) {
+        guard !records.isEmpty else { return }
+        while true {
+            do {
+                try store.append(records)
+                counters.add(counters.persisted, records.count)
+                counters.add(counters.transactions)
+                if let previous = failure.withLock({ state -> String? in defer { state = nil }; return state }) {
+                    report(.default, "the store takes writes again (it failed with: \(previous))")
+                }
+                return
+            } catch {
+                let message = "\(error)"
+                let first = failure.withLock { state -> Bool in defer { state = message }; return state == nil }
+                if first { report(.fault, "cannot write to the store, refusing records until it recovers: \(message)") }
+                if stopping.load(ordering: .relaxed) {
+                    report(.fault, "exiting with \(records.count) unacknowledged records not written: \(message)")
+                    return
+                }
+                Thread.sleep(forTimeInterval: retryInterval)
+                maintain()
+            }
+        }
+    }
+
+    private func maintain() {
+        do { try store.maintain() } catch { report(.error, "store maintenance failed: \(error)") }
+    }
+}

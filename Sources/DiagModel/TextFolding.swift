@@ -1,0 +1,78 @@
+// The stdlib's Unicode SPI gives NFD (`_nfd`) and full default case folding (`_caseFolded`,
+// CaseFolding.txt statuses C+F, no Turkic T mappings) without Foundation; Swift's Regex uses it.
+@_spi(_Unicode) import Swift
+
+/// The string folding of PREDICATES.md §5.3, shared by the predicate evaluator (`[c]`, `[d]`)
+/// and the message search index, so that both fold text the same way.
+public enum TextFolding {
+    /// Folds `text` for comparison:
+    /// 1. neither option: `text` unchanged (comparisons are exact, by scalars);
+    /// 2. otherwise canonical decomposition (NFD);
+    /// 3. `caseInsensitive`: full default case folding (`ß`→`ss`, `ﬁ`→`fi`, `Σ`/`ς`→`σ`,
+    ///    `İ`→`i`+U+0307, `ı` unchanged), then NFD again;
+    /// 4. `diacriticInsensitive`: every nonspacing mark (Mn) below U+0510 removed.
+    ///
+    /// ASCII text takes a byte-level path: it is what almost every log message is.
+    public static func fold(_ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {
+        guard caseInsensitive || diacriticInsensitive else { return text }
+        if let ascii = foldASCII(text, caseInsensitive: caseInsensitive) { return ascii }
+        return foldUnicode(text, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+    }
+
+    /// Whether `scalar` is a diacritic in CoreFoundation's sense: a nonspacing mark below U+0510.
+    public static func isFoldedDiacritic(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x300 && scalar.value < 0x510 && scalar.properties.generalCategory == .nonspacingMark
+    }
+
+    /// The folded text when `text` is all ASCII (no diacritics exist there); nil otherwise.
+    private static func foldASCII(_ text: String, caseInsensitive: Bool) -> String? {
+        var text = text
+        return text.withUTF8 { utf8 -> String? in
+            var hasUppercase = false
+            for byte in utf8 {
+                if byte >= 0x80 { return nil }
+                if byte &- UInt8(ascii: "A") < 26 { hasUppercase = true }
+            }
+            guard caseInsensitive, hasUppercase else { return String(decoding: utf8, as: UTF8.self) }
+            return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+                for (index, byte) in utf8.enumerated() {
+                    buffer[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+                }
+                return utf8.count
+            }
+        }
+    }
+
+    private static func foldUnicode(_ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {
+        var decomposed = String.UnicodeScalarView()
+        if caseInsensitive {
+            var folded = String.UnicodeScalarView()
+            var changed = false
+            for scalar in text._nfd {
+                if scalar.value < 0x80 {
+                    folded.append(scalar.value &- 0x41 < 26 ? Unicode.Scalar(UInt8(scalar.value) | 0x20) : scalar)
+                    continue
+                }
+                let mapping = scalar.properties._caseFolded.unicodeScalars
+                if mapping.count == 1, mapping.first == scalar {
+                    folded.append(scalar)
+                } else {
+                    folded.append(contentsOf: mapping)
+                    changed = true
+                }
+            }
+            // A folding can yield a precomposed letter or marks out of canonical order.
+            if changed {
+                for scalar in String(folded)._nfd { decomposed.append(scalar) }
+            } else {
+                decomposed = folded
+            }
+        } else {
+            for scalar in text._nfd { decomposed.append(scalar) }
+        }
+        if diacriticInsensitive {
+            decomposed.removeAll(where: isFoldedDiacritic)
+        }
+        return String(decomposed)
+    }
+}

@@ -1,1 +1,0 @@
-// The DiagOutput target; its owner fills it in.

@@ -1,0 +1,73 @@
+import DiagModel
+import Foundation
+
+/// The time zone timestamps are shown in: a fixed offset (`+0200`, `-0530`, `Z`, `UTC`) or a
+/// named zone (`Europe/Paris`), whose offset is looked up per timestamp, daylight saving included.
+///
+/// The default is `$TZ` when it names a zone, else UTC: a machine without `TZ` shows UTC, the
+/// same on every host, so outputs compare byte for byte.
+public struct DisplayZone: Sendable {
+    public let name: String
+    private let zone: TimeZone?
+    private let fixedOffset: Int
+    // The offset of the last named-zone lookup and the interval it holds for: queries come in time
+    // order, so one lookup serves until the next transition.
+    private var cachedOffset = 0
+    private var cachedFrom: Int64 = .max
+    private var cachedUntil: Int64 = .min
+
+    public static let utc = DisplayZone(fixedOffset: 0, name: "UTC")
+
+    private init(fixedOffset: Int, name: String) {
+        self.fixedOffset = fixedOffset
+        self.name = name
+        zone = nil
+    }
+
+    private init(zone: TimeZone) {
+        self.zone = zone
+        name = zone.identifier
+        fixedOffset = 0
+    }
+
+    /// `UTC`, `Z`, `±HH`, `±HHMM`, `±HH:MM`, or a zone name from the system's database; nil otherwise.
+    public init?(parsing text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if ["utc", "z", "gmt"].contains(trimmed.lowercased()) {
+            self = .utc
+            return
+        }
+        if let sign = trimmed.first, sign == "+" || sign == "-" {
+            let digits = trimmed.dropFirst().replacingOccurrences(of: ":", with: "")
+            guard digits.count == 2 || digits.count == 4, digits.allSatisfy(\.isASCII), let value = Int(digits), value >= 0 else { return nil }
+            let hours = digits.count == 2 ? value : value / 100
+            let minutes = digits.count == 2 ? 0 : value % 100
+            guard hours <= 18, minutes < 60 else { return nil }
+            self.init(fixedOffset: (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60), name: trimmed)
+            return
+        }
+        guard !trimmed.isEmpty, let zone = TimeZone(identifier: trimmed) else { return nil }
+        self.init(zone: zone)
+    }
+
+    /// `$TZ` (a leading `:` allowed) when it parses, else UTC.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> DisplayZone {
+        guard var value = environment["TZ"], !value.isEmpty else { return .utc }
+        if value.hasPrefix(":") { value.removeFirst() }
+        return DisplayZone(parsing: value) ?? .utc
+    }
+
+    /// Seconds east of UTC at the given instant.
+    public mutating func offsetSeconds(at nanoseconds: Int64) -> Int {
+        guard let zone else { return fixedOffset }
+        if nanoseconds >= cachedFrom, nanoseconds < cachedUntil { return cachedOffset }
+        let date = Date(timeIntervalSince1970: Double(nanoseconds) / 1e9)
+        cachedOffset = zone.secondsFromGMT(for: date)
+        // Hold the offset until the next transition, or a day when the zone has none ahead.
+        let next = zone.nextDaylightSavingTimeTransition(after: date)
+        let until = next.map { Int64($0.timeIntervalSince1970 * 1e9) } ?? nanoseconds + 86_400 * Timestamp.nanosecondsPerSecond
+        cachedFrom = nanoseconds
+        cachedUntil = max(until, nanoseconds + 1)
+        return cachedOffset
+    }
+}

@@ -1,0 +1,76 @@
+import DiagModel
+
+/// Writes records in one of `log show`'s styles to an `OutputSink`, one at a time, so a query
+/// of any size prints in flat memory. Call `begin()`, `write(_:)` per record, then `finish()`.
+///
+/// Not thread-safe: one printer belongs to one command.
+public final class RecordPrinter {
+    public let style: OutputStyle
+    public let colored: Bool
+    public let hostName: String
+    private let sink: OutputSink
+    private var zone: DisplayZone
+    private var summary = LevelSummary()
+    private var written = 0
+    private var jsonScratch = JSONWriter(reservingCapacity: 1024)
+
+    public init(style: OutputStyle, zone: DisplayZone = .utc, colored: Bool = false, hostName: String = "localhost", sink: OutputSink) {
+        self.style = style
+        self.zone = zone
+        self.colored = colored
+        self.hostName = hostName
+        self.sink = sink
+    }
+
+    /// How many records were written.
+    public var count: Int { written }
+
+    /// The header line of the columnar styles.
+    public func begin() {
+        switch style {
+        case .default: sink.write("Timestamp                       Thread     Type        Activity             PID    TTL  \n")
+        case .compact: sink.write("Timestamp               Ty Process[PID:TID]\n")
+        case .syslog: sink.write("Timestamp                       (process)[PID]    \n")
+        case .json, .ndjson: break
+        }
+    }
+
+    public func write(_ record: LogRecord) {
+        let offset = zone.offsetSeconds(at: record.timestamp)
+        switch style {
+        case .default:
+            summary.count(record)
+            sink.withBuffer { appendDefaultLine(record, offset: offset, to: &$0) }
+        case .compact:
+            sink.withBuffer { appendCompactLine(record, offset: offset, to: &$0) }
+        case .syslog:
+            sink.withBuffer { appendSyslogLine(record, offset: offset, to: &$0) }
+        case .ndjson:
+            jsonScratch.bytes.removeAll(keepingCapacity: true)
+            record.writeJSON(to: &jsonScratch, offsetSeconds: offset)
+            jsonScratch.bytes.append(UInt8(ascii: "\n"))
+            sink.write(jsonScratch.bytes)
+        case .json:
+            jsonScratch.bytes.removeAll(keepingCapacity: true)
+            record.writeJSON(to: &jsonScratch, offsetSeconds: offset)
+            sink.withBuffer { buffer in
+                buffer.append(contentsOf: (written == 0 ? "[" : ",").utf8)
+                PrettyJSON.append(jsonScratch.bytes, to: &buffer)
+            }
+        }
+        written += 1
+    }
+
+    /// The closing counts (default style) or the array's end (json), then everything is flushed.
+    public func finish() {
+        switch style {
+        case .default: sink.write(summary.text)
+        case .json: sink.write(written == 0 ? "[]\n" : "]\n")
+        case .compact, .syslog, .ndjson: break
+        }
+        sink.flush()
+    }
+}
+
+@available(*, unavailable)
+extension RecordPrinter: Sendable {}

@@ -1,1 +1,0 @@
-// The DiagQuery target; its owner fills it in.

@@ -1,0 +1,63 @@
+import Foundation
+
+/// What a `SOURCE` argument of `diag show` names.
+public enum QuerySource: Sendable, Hashable {
+    /// A store directory (`Info.json` and `Persist/`).
+    case store(URL)
+    /// A bundle archive (`.tar.gz`, `.tgz`, `.tar.zst`, `.tar`).
+    case bundle(String)
+    /// A plain log file in any format the importers detect.
+    case file(String)
+}
+
+/// Reads the log store inside a bundle: the seam through which DiagBundle plugs into queries
+/// (DiagQuery cannot depend on DiagBundle, which depends on it). `diag` hands one to the
+/// `SourceResolver`; without one, bundles are refused with a message saying so.
+public protocol BundleOpener: Sendable {
+    /// Makes the bundle's `system_logs.logarchive` readable as a store directory; the returned
+    /// object keeps it readable (for example, extracted in a temporary folder) until released.
+    func openStore(inBundle path: String) throws -> any OpenedBundleStore
+}
+
+public protocol OpenedBundleStore: AnyObject {
+    var storeURL: URL { get }
+}
+
+/// Decides what each `SOURCE` is, by what is on disk.
+public struct SourceResolver: Sendable {
+    public let bundleOpener: (any BundleOpener)?
+
+    public init(bundleOpener: (any BundleOpener)? = nil) {
+        self.bundleOpener = bundleOpener
+    }
+
+    static let bundleSuffixes = [".tar.gz", ".tgz", ".tar.zst", ".tzst", ".tar"]
+
+    public func resolve(_ path: String) throws -> QuerySource {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw QueryError("\(path): no such file or directory")
+        }
+        let url = URL(fileURLWithPath: path)
+        if isDirectory.boolValue {
+            let info = url.appendingPathComponent("Info.json").path
+            let persist = url.appendingPathComponent("Persist").path
+            guard FileManager.default.fileExists(atPath: info) || FileManager.default.fileExists(atPath: persist) else {
+                throw QueryError("\(path): a directory that is not a log store (no Info.json or Persist/ inside)")
+            }
+            return .store(url)
+        }
+        let lowered = path.lowercased()
+        if Self.bundleSuffixes.contains(where: { lowered.hasSuffix($0) }) { return .bundle(path) }
+        return .file(path)
+    }
+}
+
+/// A source that cannot be read as asked: names the source and what was wrong.
+public struct QueryError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}

@@ -1,1 +1,0 @@
-// The DiagStore target; its owner fills it in.

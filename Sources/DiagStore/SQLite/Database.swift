@@ -1,0 +1,126 @@
+import CSQLite
+
+/// One SQLite connection. The connection is closed when the value is released.
+///
+/// A `Database` is used by one thread at a time (SQLite's multi-thread mode); wrap it in an
+/// actor or a lock to share it.
+public final class Database {
+    /// How to open a database file.
+    public struct OpenOptions: Sendable {
+        /// Open for reading only; writes fail with `SQLITE_READONLY`.
+        public var readOnly: Bool
+        /// Create the file when it does not exist (ignored when `readOnly`).
+        public var create: Bool
+        /// How long a statement waits for another connection's lock before `SQLITE_BUSY`.
+        public var busyTimeoutMilliseconds: Int32
+
+        public init(readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int32 = 5_000) {
+            self.readOnly = readOnly
+            self.create = create
+            self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        }
+    }
+
+    /// The file path given when opening.
+    public let path: String
+    let handle: OpaquePointer
+
+    public init(path: String, options: OpenOptions = OpenOptions()) throws {
+        self.path = path
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        if options.readOnly {
+            flags |= SQLITE_OPEN_READONLY
+        } else {
+            flags |= SQLITE_OPEN_READWRITE
+            if options.create { flags |= SQLITE_OPEN_CREATE }
+        }
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            // sqlite3_open_v2 hands back a handle even when it fails; it must still be closed.
+            let error = SQLiteError(connection: connection, code: code)
+            sqlite3_close_v2(connection)
+            throw SQLiteError(code: error.extendedCode, message: "\(error.message) (\(path))")
+        }
+        handle = connection
+        sqlite3_extended_result_codes(connection, 1)
+        sqlite3_busy_timeout(connection, options.busyTimeoutMilliseconds)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more SQL statements separated by `;`, with no bound values.
+    public func execute(_ sql: String) throws {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw SQLiteError(connection: handle, code: code, sql: sql) }
+    }
+
+    /// Runs one statement with bound values, stepping it to the end.
+    public func execute(_ sql: String, _ bindings: [SQLValueConvertible?]) throws {
+        let statement = try prepare(sql)
+        try statement.bind(bindings)
+        try statement.run()
+    }
+
+    /// Compiles one statement.
+    public func prepare(_ sql: String) throws -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// The first column of the first row, or nil when there is no row or it is NULL.
+    public func scalarInt(_ sql: String, _ bindings: [SQLValueConvertible?] = []) throws -> Int64? {
+        let statement = try prepare(sql)
+        try statement.bind(bindings)
+        guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+        return statement.int64(at: 0)
+    }
+
+    /// The first column of the first row as text, or nil when there is no row or it is NULL.
+    public func scalarText(_ sql: String, _ bindings: [SQLValueConvertible?] = []) throws -> String? {
+        let statement = try prepare(sql)
+        try statement.bind(bindings)
+        guard try statement.step() else { return nil }
+        return statement.string(at: 0)
+    }
+
+    /// `PRAGMA user_version`: the schema version of the file.
+    public func userVersion() throws -> Int {
+        Int(try scalarInt("PRAGMA user_version") ?? 0)
+    }
+
+    public func setUserVersion(_ version: Int) throws {
+        try execute("PRAGMA user_version = \(version)")
+    }
+
+    /// Switches to write-ahead logging and returns the journal mode now in effect.
+    @discardableResult
+    public func enableWAL() throws -> String {
+        try scalarText("PRAGMA journal_mode = WAL") ?? ""
+    }
+
+    /// The rowid of the last row inserted through this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// True outside of any explicit transaction.
+    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+}
+
+@available(*, unavailable)
+extension Database: Sendable {}
+
+extension Database {
+    /// Bytes SQLite has allocated in this process now, and the most since the last reset: what
+    /// shows that a long operation (a migration) works in bounded memory.
+    public static func memoryUsed() -> (current: Int64, highwater: Int64) {
+        (sqlite3_memory_used(), sqlite3_memory_highwater(0))
+    }
+
+    public static func resetMemoryHighwater() {
+        _ = sqlite3_memory_highwater(1)
+    }
+}

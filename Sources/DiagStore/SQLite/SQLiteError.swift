@@ -1,0 +1,39 @@
+import CSQLite
+
+/// An error reported by SQLite, in GRDB's form:
+/// `SQLite error 19: NOT NULL constraint failed: records.eventMessage - while executing `INSERT …``.
+///
+/// Bound values are never part of the message: they may hold private log text.
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    /// The primary result code (`SQLITE_CONSTRAINT` is 19).
+    public var code: Int32 { extendedCode & 0xFF }
+    /// The extended result code (`SQLITE_CONSTRAINT_NOTNULL` is 1299).
+    public let extendedCode: Int32
+    /// SQLite's own message, or the standard text of the code.
+    public let message: String
+    /// The statement being run, if any.
+    public let sql: String?
+
+    public init(code: Int32, message: String? = nil, sql: String? = nil) {
+        self.extendedCode = code
+        self.message = message ?? String(cString: sqlite3_errstr(code))
+        self.sql = sql
+    }
+
+    /// The error the connection last reported, with its message.
+    init(connection: OpaquePointer?, code: Int32, sql: String? = nil) {
+        let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
+        let useExtended = extended & 0xFF == code & 0xFF
+        let text = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        self.init(code: useExtended ? extended : code, message: text, sql: sql)
+    }
+
+    public var description: String {
+        var text = "SQLite error \(code): \(message)"
+        if let sql { text += " - while executing `\(sql)`" }
+        return text
+    }
+
+    /// True when the file is not a database or is damaged (`SQLITE_NOTADB`, `SQLITE_CORRUPT`).
+    public var isCorruption: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
+}

@@ -1,0 +1,56 @@
+import DiagModel
+import Foundation
+
+/// One chunk's matching rows in timestamp order, read through a read-only connection.
+final class ChunkReader {
+    let chunk: ChunkInfo
+    let path: String
+    private let database: Database
+    private let statement: Statement
+    /// The row the statement is on, if any.
+    private(set) var timestamp: Int64 = 0
+    private(set) var id: Int64 = 0
+    private(set) var hasRow = false
+
+    /// Opens the chunk and runs the query; nil when the chunk vanished (expired meanwhile) or
+    /// holds no table yet (being created).
+    init?(chunk: ChunkInfo, path: String, filter: StoreFilter) throws {
+        self.chunk = chunk
+        self.path = path
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            database = try Database(path: path, options: .init(readOnly: true))
+            guard try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'records'") == 1 else { return nil }
+            let condition = ChunkCondition(filter: filter, searchIndex: chunk.searchIndex)
+            var sql = "SELECT \(ChunkSchema.selectColumns) FROM records\(condition.sql) ORDER BY timestamp, id"
+            if let limit = filter.limit { sql += " LIMIT \(max(0, limit))" }
+            statement = try database.prepare(sql)
+            try statement.bind(condition.bindings)
+        } catch {
+            throw StoreError.chunk(path, error)
+        }
+        try advance()
+    }
+
+    /// Moves to the next row.
+    func advance() throws {
+        do {
+            hasRow = try statement.step()
+        } catch {
+            hasRow = false
+            throw StoreError.chunk(path, error)
+        }
+        if hasRow {
+            timestamp = statement.int64(at: 1)
+            id = statement.int64(at: 0)
+        }
+    }
+
+    /// The record of the current row.
+    func record() throws -> LogRecord {
+        try RecordRow.decode(statement, chunk: path)
+    }
+}
+
+@available(*, unavailable)
+extension ChunkReader: Sendable {}

@@ -1,0 +1,63 @@
+/// The SQL of a chunk file at store format version 2 (docs/ARCHITECTURE.md, "The chunk schema").
+enum ChunkSchema {
+    /// `PRAGMA user_version` of a chunk written by this version.
+    static let version = 2
+
+    static let createRecords = """
+        CREATE TABLE IF NOT EXISTS records (
+          id INTEGER PRIMARY KEY,
+          timestamp INTEGER NOT NULL,
+          receiptTime INTEGER,
+          messageType INTEGER NOT NULL,
+          eventType INTEGER NOT NULL,
+          process TEXT, processID INTEGER, processImagePath TEXT, userID INTEGER,
+          sender TEXT, senderImagePath TEXT, subsystem TEXT, category TEXT,
+          threadID INTEGER, activityIdentifier INTEGER, parentActivityIdentifier INTEGER, traceID INTEGER,
+          eventMessage TEXT NOT NULL, formatString TEXT,
+          signpostID INTEGER, signpostName TEXT, signpostType TEXT,
+          metadata TEXT
+        )
+        """
+
+    /// The columns in the order `RecordRow` reads and `ChunkWriter` binds them.
+    static let columns = [
+        "id", "timestamp", "receiptTime", "messageType", "eventType",
+        "process", "processID", "processImagePath", "userID",
+        "sender", "senderImagePath", "subsystem", "category",
+        "threadID", "activityIdentifier", "parentActivityIdentifier", "traceID",
+        "eventMessage", "formatString",
+        "signpostID", "signpostName", "signpostType",
+        "metadata",
+    ]
+
+    static let selectColumns = columns.joined(separator: ", ")
+
+    /// Every column but `id`, which SQLite assigns.
+    static let insert: String = {
+        let names = columns.dropFirst()
+        return "INSERT INTO records (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+    }()
+
+    /// Built when a chunk is sealed, so that the ingest path pays for none of them.
+    static let indexes: [(name: String, sql: String)] = [
+        ("records_timestamp", "CREATE INDEX IF NOT EXISTS records_timestamp ON records(timestamp)"),
+        ("records_process", "CREATE INDEX IF NOT EXISTS records_process ON records(process, timestamp)"),
+        ("records_sender", "CREATE INDEX IF NOT EXISTS records_sender ON records(sender, timestamp)"),
+        ("records_subsystem", "CREATE INDEX IF NOT EXISTS records_subsystem ON records(subsystem, timestamp)"),
+        ("records_level", "CREATE INDEX IF NOT EXISTS records_level ON records(messageType, timestamp)"),
+        ("records_activity", "CREATE INDEX IF NOT EXISTS records_activity ON records(activityIdentifier)"),
+    ]
+
+    /// The contentless trigram index over folded messages; rowid = records.id.
+    static let searchTable = "message_search"
+    static let createSearch = """
+        CREATE VIRTUAL TABLE IF NOT EXISTS message_search
+        USING fts5(message, content='', detail='none', tokenize='trigram case_sensitive 1')
+        """
+
+    /// Pragmas of every connection that writes a chunk.
+    static let writerPragmas = """
+        PRAGMA journal_mode = WAL;
+        PRAGMA synchronous = NORMAL;
+        """
+}

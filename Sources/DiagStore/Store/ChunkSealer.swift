@@ -1,0 +1,50 @@
+import Foundation
+
+/// Closing work on a chunk that is no longer written: indexes, statistics, a checkpoint.
+enum ChunkSealer {
+    /// Builds the indexes of the schema, refreshes the planner's statistics and folds the WAL
+    /// into the file. Returns the chunk's figures as they now are.
+    static func seal(path: String, chunk: ChunkInfo) throws -> ChunkInfo {
+        do {
+            let database = try Database(path: path, options: .init(create: false))
+            try database.execute(ChunkSchema.writerPragmas)
+            try database.inTransaction(.immediate) {
+                for index in ChunkSchema.indexes { try database.execute(index.sql) }
+            }
+            try database.execute("PRAGMA analysis_limit = 400; ANALYZE")
+            try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            var sealed = try measure(database, chunk: chunk)
+            sealed.sealed = true
+            return sealed
+        } catch {
+            throw StoreError.chunk(path, error)
+        }
+    }
+
+    /// Count, time range and size of a chunk, read from the file.
+    static func measure(_ database: Database, chunk: ChunkInfo) throws -> ChunkInfo {
+        var measured = chunk
+        let statement = try database.prepare("SELECT count(*), min(timestamp), max(timestamp) FROM records")
+        if try statement.step() {
+            measured.recordCount = statement.int64(at: 0)
+            measured.oldestTimestamp = statement.optionalInt64(at: 1)
+            measured.newestTimestamp = statement.optionalInt64(at: 2)
+        }
+        measured.byteCount = diskSize(of: database.path)
+        let indexes = try database.prepare("SELECT name FROM sqlite_master WHERE type IN ('index', 'table') AND name IN (?, ?)")
+        try indexes.bind(["records_timestamp", ChunkSchema.searchTable])
+        var names: Set<String> = []
+        while try indexes.step() { names.insert(indexes.string(at: 0)) }
+        measured.sealed = names.contains("records_timestamp")
+        measured.searchIndex = names.contains(ChunkSchema.searchTable)
+        return measured
+    }
+
+    /// Bytes the chunk takes on disk: the file and its WAL.
+    static func diskSize(of path: String) -> Int64 {
+        [path, path + "-wal"].reduce(0) { total, file in
+            let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0
+            return total + size
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import DiagModel
+
+/// The open chunk: one connection in WAL mode and the cached INSERT of the ingest path.
+///
+/// The open chunk has no secondary index; `ChunkSealer` builds them once it is closed.
+final class ChunkWriter {
+    let path: String
+    private let database: Database
+    private let insert: Statement
+    private let pageCount: Statement
+    private let pageSize: Int64
+
+    /// Opens (creating if needed) the chunk at `path` for appending.
+    init(path: String) throws {
+        self.path = path
+        do {
+            let database = try Database(path: path)
+            self.database = database
+            try database.execute(ChunkSchema.writerPragmas)
+            let version = try database.userVersion()
+            if version == 0 {
+                try database.inTransaction(.immediate) {
+                    try database.execute(ChunkSchema.createRecords)
+                    try database.setUserVersion(ChunkSchema.version)
+                }
+            } else if version != ChunkSchema.version {
+                throw StoreError(.badChunk, path: path,
+                                 reason: "chunk has schema version \(version); this writer appends to version \(ChunkSchema.version) only")
+            }
+            insert = try database.prepare(ChunkSchema.insert)
+            pageCount = try database.prepare("PRAGMA page_count")
+            pageSize = try database.scalarInt("PRAGMA page_size") ?? 4096
+        } catch {
+            throw StoreError.chunk(path, error)
+        }
+    }
+
+    /// Appends the records in one transaction; on return they are durable across a process crash.
+    /// Returns the oldest and newest timestamps of the batch.
+    func append(_ records: some Collection<LogRecord>) throws -> (oldest: Int64, newest: Int64)? {
+        guard let first = records.first else { return nil }
+        var oldest = first.timestamp
+        var newest = first.timestamp
+        do {
+            try database.inTransaction(.immediate) {
+                for record in records {
+                    try RecordRow.bind(record, to: insert)
+                    _ = try insert.step()
+                    insert.reset()
+                    oldest = min(oldest, record.timestamp)
+                    newest = max(newest, record.timestamp)
+                }
+            }
+        } catch {
+            insert.reset()
+            throw StoreError.chunk(path, error)
+        }
+        return (oldest, newest)
+    }
+
+    /// The size of the database in bytes, counting pages still in the WAL.
+    func logicalSize() throws -> Int64 {
+        defer { pageCount.reset() }
+        guard try pageCount.step() else { return 0 }
+        return pageCount.int64(at: 0) * pageSize
+    }
+}
+
+@available(*, unavailable)
+extension ChunkWriter: Sendable {}

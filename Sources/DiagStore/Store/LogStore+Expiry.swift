@@ -1,0 +1,63 @@
+import Foundation
+
+/// What an expiry pass removed.
+public struct ExpiryResult: Sendable, Hashable {
+    /// File names of the chunks removed, oldest first.
+    public var removedChunks: [String] = []
+    public var removedRecords: Int64 = 0
+    public var removedBytes: Int64 = 0
+}
+
+extension LogStore {
+    /// Removes whole chunks, oldest first: those whose newest record is older than `maxAge`
+    /// (nanoseconds before `now`), then more until the store takes at most `maxTotalBytes`.
+    /// The chunk being written and chunks being sealed are never removed, so the size bound
+    /// is at least one chunk.
+    @discardableResult
+    public func expire(maxTotalBytes: Int64? = nil, maxAge: Int64? = nil,
+                       now: Int64 = Int64(Date().timeIntervalSince1970 * 1e9)) throws -> ExpiryResult {
+        let removed: [ChunkInfo] = try lock.withLock {
+            try requireWritable()
+            for index in state.info.chunks.indices where state.info.chunks[index].file != state.writerChunk {
+                state.info.chunks[index].byteCount = ChunkSealer.diskSize(of: chunkPath(state.info.chunks[index].file))
+            }
+            if let writer = state.writer, let file = state.writerChunk { try refreshWriterSize(writer, file: file) }
+            let removable = state.info.chunks
+                .filter { $0.file != state.writerChunk && !state.sealing.contains($0.file) }
+                .sorted { $0.sequence < $1.sequence }
+            var doomed: Set<String> = []
+            if let maxAge {
+                let cutoff = now - maxAge
+                for chunk in removable where (chunk.newestTimestamp ?? .min) < cutoff { doomed.insert(chunk.file) }
+            }
+            if let maxTotalBytes {
+                var total = state.info.chunks.filter { !doomed.contains($0.file) }.reduce(0) { $0 + $1.byteCount }
+                for chunk in removable where total > maxTotalBytes && !doomed.contains(chunk.file) {
+                    doomed.insert(chunk.file)
+                    total -= chunk.byteCount
+                }
+            }
+            guard !doomed.isEmpty else { return [] }
+            let removed = state.info.chunks.filter { doomed.contains($0.file) }
+            // Info.json first: a crash before the files go leaves them listed again at the next open.
+            state.info.chunks.removeAll { doomed.contains($0.file) }
+            try saveInfoLocked()
+            return removed
+        }
+        var result = ExpiryResult()
+        for chunk in removed {
+            let path = chunkPath(chunk.file)
+            for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
+                do {
+                    try FileManager.default.removeItem(atPath: file)
+                } catch {
+                    throw StoreError(.io, path: file, reason: "cannot remove an expired chunk file: \(error.localizedDescription)")
+                }
+            }
+            result.removedChunks.append(chunk.file)
+            result.removedRecords += chunk.recordCount
+            result.removedBytes += chunk.byteCount
+        }
+        return result
+    }
+}

@@ -1,0 +1,39 @@
+import DiagModel
+import Foundation
+
+extension LogStore {
+    /// The records matching `filter`, in timestamp order, read as they are consumed.
+    public func records(filter: StoreFilter = StoreFilter()) -> RecordCursor {
+        let chunks = lock.withLock { state.info.chunks }
+        return RecordCursor(chunks: chunks, filter: filter, pathOf: { [persistURL] in persistURL.appendingPathComponent($0).path })
+    }
+
+    /// The number of records matching the SQL part of `filter` (time, `whereSQL`, and the
+    /// search prefilter; `limit` is ignored).
+    public func count(filter: StoreFilter = StoreFilter()) throws -> Int64 {
+        var total: Int64 = 0
+        try forEachChunk(filter) { database, chunk, path in
+            let condition = ChunkCondition(filter: filter, searchIndex: chunk.searchIndex)
+            let statement = try database.prepare("SELECT count(*) FROM records\(condition.sql)")
+            try statement.bind(condition.bindings)
+            if try statement.step() { total += statement.int64(at: 0) }
+        }
+        return total
+    }
+
+    /// Runs `body` on a read-only connection to every chunk that may hold records of `filter`.
+    func forEachChunk(_ filter: StoreFilter, _ body: (Database, ChunkInfo, String) throws -> Void) throws {
+        let chunks = lock.withLock { state.info.chunks }
+        for chunk in chunks where !chunk.sealed || (chunk.recordCount > 0 && filter.overlaps(oldest: chunk.oldestTimestamp, newest: chunk.newestTimestamp)) {
+            let path = chunkPath(chunk.file)
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            do {
+                let database = try Database(path: path, options: .init(readOnly: true))
+                guard try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'records'") == 1 else { continue }
+                try body(database, chunk, path)
+            } catch {
+                throw StoreError.chunk(path, error)
+            }
+        }
+    }
+}

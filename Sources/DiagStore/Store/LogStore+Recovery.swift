@@ -1,0 +1,63 @@
+import Foundation
+
+extension LogStore {
+    /// Makes `Info.json` agree with the files under `Persist/`: chunks it does not list are added,
+    /// entries whose file is gone are dropped, older chunks are migrated, and the figures of
+    /// chunks left open (by a crash or a running writer) are read from the files.
+    func reconcile(chunkFiles: [String], forceSave: Bool) throws {
+        var info = state.info
+        var changed = forceSave
+        let present = Set(chunkFiles)
+        let listedBefore = info.chunks.count
+        info.chunks.removeAll { !present.contains($0.file) }
+        changed = changed || info.chunks.count != listedBefore
+        let listed = Set(info.chunks.map(\.file))
+        var unlisted: Set<String> = []
+        for file in chunkFiles where !listed.contains(file) {
+            guard let sequence = ChunkInfo.sequence(fromFileName: file) else { continue }
+            info.chunks.append(ChunkInfo(file: file, sequence: sequence))
+            unlisted.insert(file)
+        }
+        info.chunks.sort { $0.sequence < $1.sequence }
+
+        let olderStore = info.formatVersion < ChunkSchema.version
+        for index in info.chunks.indices {
+            let chunk = info.chunks[index]
+            let path = chunkPath(chunk.file)
+            let mustCheck = olderStore || unlisted.contains(chunk.file)
+            if mustCheck {
+                let version = try ChunkMigration.schemaVersion(ofChunkAt: path)
+                if version > ChunkSchema.version {
+                    throw StoreError(.unsupportedVersion, path: path,
+                                     reason: "chunk schema version \(version) is newer than this tool's (\(ChunkSchema.version))")
+                }
+                if version < ChunkSchema.version {
+                    guard !options.readOnly else {
+                        throw StoreError(.readOnly, path: path,
+                                         reason: "chunk is at schema version \(version) and must be upgraded to \(ChunkSchema.version); open the store for writing once to migrate it")
+                    }
+                    try ChunkMigration.migrate(chunkAt: path, batchSize: options.migrationBatchSize)
+                }
+            }
+            if !options.readOnly && (mustCheck || !chunk.sealed) {
+                info.chunks[index] = try Self.measure(path: path, chunk: chunk)
+                changed = true
+            }
+        }
+        if olderStore {
+            info.formatVersion = ChunkSchema.version
+            changed = true
+        }
+        state.info = info
+        if changed && !options.readOnly { try saveInfoLocked() }
+    }
+
+    static func measure(path: String, chunk: ChunkInfo) throws -> ChunkInfo {
+        do {
+            let database = try Database(path: path, options: .init(create: false))
+            return try ChunkSealer.measure(database, chunk: chunk)
+        } catch {
+            throw StoreError.chunk(path, error)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import DiagModel
+import Foundation
+
+extension LogStore {
+    /// Builds the message search index of every sealed chunk that lacks one: a contentless FTS5
+    /// trigram table over each message folded for case and diacritics, rowid = `records.id`.
+    /// Meant to run off the ingest path (it takes seconds per full chunk). Returns the number
+    /// of chunks indexed.
+    @discardableResult
+    public func buildSearchIndexes() throws -> Int {
+        let pending: [ChunkInfo] = try lock.withLock {
+            try requireWritable()
+            let chunks = state.info.chunks.filter { $0.sealed && !$0.searchIndex && !state.sealing.contains($0.file) }
+            state.sealing.formUnion(chunks.map(\.file))
+            return chunks
+        }
+        var built = 0
+        for chunk in pending {
+            defer { _ = lock.withLock { state.sealing.remove(chunk.file) } }
+            let path = chunkPath(chunk.file)
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            let indexed = try MessageSearchIndex.build(path: path, chunk: chunk)
+            try lock.withLock {
+                guard let index = state.info.chunks.firstIndex(where: { $0.file == chunk.file }) else { return }
+                state.info.chunks[index] = indexed
+                try saveInfoLocked()
+            }
+            built += 1
+        }
+        return built
+    }
+}
+
+/// The search index of one chunk.
+enum MessageSearchIndex {
+    /// The folding of the indexed text: the needles of `StoreFilter.messageSearch` must use it.
+    static func fold(_ message: String) -> String {
+        TextFolding.fold(message, caseInsensitive: true, diacriticInsensitive: true)
+    }
+
+    static func build(path: String, chunk: ChunkInfo) throws -> ChunkInfo {
+        do {
+            let database = try Database(path: path, options: .init(create: false))
+            try database.execute(ChunkSchema.writerPragmas)
+            try database.inTransaction(.immediate) {
+                try database.execute("DROP TABLE IF EXISTS \(ChunkSchema.searchTable)")
+                try database.execute(ChunkSchema.createSearch)
+                let rows = try database.prepare("SELECT id, eventMessage FROM records")
+                let insert = try database.prepare("INSERT INTO \(ChunkSchema.searchTable) (rowid, message) VALUES (?, ?)")
+                while try rows.step() {
+                    try insert.bind(rows.int64(at: 0), at: 1)
+                    try insert.bind(fold(rows.string(at: 1)), at: 2)
+                    _ = try insert.step()
+                    insert.reset()
+                }
+            }
+            try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            return try ChunkSealer.measure(database, chunk: chunk)
+        } catch {
+            throw StoreError.chunk(path, error)
+        }
+    }
+}

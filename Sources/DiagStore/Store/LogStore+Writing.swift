@@ -1,0 +1,111 @@
+import DiagModel
+import Foundation
+
+extension LogStore {
+    /// Appends a batch in one transaction: when this returns, the records are durable across a
+    /// crash of the process. The open chunk rotates after the batch that takes it past
+    /// `chunkSizeLimit`, so keep batches to some thousands of records.
+    public func append(_ records: some Collection<LogRecord>) throws {
+        guard !records.isEmpty else { return }
+        let rotated: Bool = try lock.withLock {
+            try requireWritable()
+            let (writer, file) = try openWriterLocked()
+            guard let range = try writer.append(records) else { return false }
+            let index = state.info.chunks.firstIndex { $0.file == file }!
+            state.info.chunks[index].recordCount += Int64(records.count)
+            state.info.chunks[index].oldestTimestamp = min(state.info.chunks[index].oldestTimestamp ?? range.oldest, range.oldest)
+            state.info.chunks[index].newestTimestamp = max(state.info.chunks[index].newestTimestamp ?? range.newest, range.newest)
+            let size = try writer.logicalSize()
+            state.info.chunks[index].byteCount = size
+            if size >= options.chunkSizeLimit {
+                try closeWriterLocked()
+                return true
+            }
+            if ContinuousClock.now - state.lastInfoSave > .seconds(options.infoRefreshSeconds) {
+                try saveInfoLocked()
+            }
+            return false
+        }
+        if rotated && options.sealOnRotation { try sealPendingChunks() }
+    }
+
+    /// Closes the open chunk now (whatever its size); the next append opens a new one.
+    public func rotate() throws {
+        try lock.withLock {
+            try requireWritable()
+            try closeWriterLocked()
+        }
+        if options.sealOnRotation { try sealPendingChunks() }
+    }
+
+    /// Seals every closed chunk not sealed yet: builds its indexes, its statistics, and folds its
+    /// WAL into the file. Safe to run on another thread than the appends.
+    /// Returns the number of chunks sealed.
+    @discardableResult
+    public func sealPendingChunks() throws -> Int {
+        let pending: [ChunkInfo] = try lock.withLock {
+            try requireWritable()
+            let chunks = state.info.chunks.filter { !$0.sealed && $0.file != state.writerChunk && !state.sealing.contains($0.file) }
+            state.sealing.formUnion(chunks.map(\.file))
+            return chunks
+        }
+        var sealedCount = 0
+        for chunk in pending {
+            defer { _ = lock.withLock { state.sealing.remove(chunk.file) } }
+            let sealed = try ChunkSealer.seal(path: chunkPath(chunk.file), chunk: chunk)
+            try lock.withLock {
+                guard let index = state.info.chunks.firstIndex(where: { $0.file == chunk.file }) else { return }
+                state.info.chunks[index] = sealed
+                try saveInfoLocked()
+            }
+            sealedCount += 1
+        }
+        return sealedCount
+    }
+
+    func requireWritable() throws {
+        if options.readOnly { throw StoreError(.readOnly, path: url.path, reason: "the store was opened read-only") }
+    }
+
+    /// The open chunk's writer, opening one when there is none: the newest chunk again when it
+    /// is still unsealed and below the size limit (after a restart), else a new chunk.
+    private func openWriterLocked() throws -> (ChunkWriter, String) {
+        if let writer = state.writer, let file = state.writerChunk { return (writer, file) }
+        if let newest = state.info.chunks.last, !newest.sealed, newest.byteCount < options.chunkSizeLimit,
+           !state.sealing.contains(newest.file)
+        {
+            let writer = try ChunkWriter(path: chunkPath(newest.file))
+            state.writer = writer
+            state.writerChunk = newest.file
+            return (writer, newest.file)
+        }
+        let sequence = (state.info.chunks.map(\.sequence).max() ?? 0) + 1
+        let chunk = ChunkInfo(file: ChunkInfo.fileName(sequence: sequence), sequence: sequence)
+        let path = chunkPath(chunk.file)
+        do {
+            try FileManager.default.createDirectory(at: persistURL, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(.io, path: persistURL.path, reason: "cannot create the chunk folder: \(error.localizedDescription)")
+        }
+        let writer = try ChunkWriter(path: path)
+        state.info.chunks.append(chunk)
+        state.writer = writer
+        state.writerChunk = chunk.file
+        try saveInfoLocked()
+        return (writer, chunk.file)
+    }
+
+    private func closeWriterLocked() throws {
+        if let writer = state.writer, let file = state.writerChunk {
+            try refreshWriterSize(writer, file: file)
+        }
+        state.writer = nil
+        state.writerChunk = nil
+        try saveInfoLocked()
+    }
+
+    func refreshWriterSize(_ writer: ChunkWriter, file: String) throws {
+        guard let index = state.info.chunks.firstIndex(where: { $0.file == file }) else { return }
+        state.info.chunks[index].byteCount = max(try writer.logicalSize(), ChunkSealer.diskSize(of: writer.path))
+    }
+}

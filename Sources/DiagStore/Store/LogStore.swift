@@ -1,0 +1,148 @@
+import Foundation
+
+/// A log store: a directory (the `.logarchive` of this system) with `Info.json` and SQLite
+/// chunk files under `Persist/` (docs/STORE.md).
+///
+/// One process writes a store (diagd, or `diag import`); any number read it. Within a process,
+/// the value may be shared between threads: appends are serialized, reads use their own
+/// connections.
+public final class LogStore: @unchecked Sendable {
+    // Safe to share: every mutable field lives in `state`, read and written under `lock`.
+
+    public struct Options: Sendable {
+        /// A chunk closes once its database reaches this many bytes, and a new one opens.
+        public var chunkSizeLimit: Int64
+        /// Open for reading only: nothing is written, migrated or created.
+        public var readOnly: Bool
+        /// Seal a chunk (build its indexes) on the appending thread right when it closes; when
+        /// false, the caller runs `sealPendingChunks()` off the ingest path.
+        public var sealOnRotation: Bool
+        /// Rows per transaction when migrating a chunk written by an older version.
+        public var migrationBatchSize: Int
+        /// How often appends refresh `Info.json`, at most.
+        public var infoRefreshSeconds: Double
+
+        public init(chunkSizeLimit: Int64 = 64 << 20, readOnly: Bool = false, sealOnRotation: Bool = true,
+                    migrationBatchSize: Int = 50_000, infoRefreshSeconds: Double = 1) {
+            self.chunkSizeLimit = chunkSizeLimit
+            self.readOnly = readOnly
+            self.sealOnRotation = sealOnRotation
+            self.migrationBatchSize = migrationBatchSize
+            self.infoRefreshSeconds = infoRefreshSeconds
+        }
+
+        public static var readOnly: Options { Options(readOnly: true) }
+    }
+
+    struct State {
+        var info: StoreInfo
+        var writer: ChunkWriter?
+        var writerChunk: String?
+        var sealing: Set<String> = []
+        var lastInfoSave = ContinuousClock.now
+    }
+
+    public let url: URL
+    public let options: Options
+    let lock = NSLock()
+    var state: State
+
+    var infoURL: URL { url.appendingPathComponent("Info.json") }
+    var persistURL: URL { url.appendingPathComponent("Persist", isDirectory: true) }
+
+    func chunkPath(_ file: String) -> String { persistURL.appendingPathComponent(file).path }
+
+    private init(url: URL, options: Options, info: StoreInfo) {
+        self.url = url
+        self.options = options
+        self.state = State(info: info)
+    }
+
+    /// Opens the store at `url`, creating it when `create` is true and there is none.
+    ///
+    /// A store written by an older version is upgraded in place (in batches, resumable);
+    /// figures of chunks left open by a crash are read again from the files.
+    public static func open(at url: URL, create: Bool = false, options: Options = Options()) throws -> LogStore {
+        let manager = FileManager.default
+        let infoURL = url.appendingPathComponent("Info.json")
+        let persistURL = url.appendingPathComponent("Persist", isDirectory: true)
+        var isDirectory: ObjCBool = false
+        let exists = manager.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        if exists && !isDirectory.boolValue {
+            throw StoreError(.notFound, path: url.path, reason: "not a log store: a file, where a store directory was expected")
+        }
+        let hasInfo = manager.fileExists(atPath: infoURL.path)
+        let chunkFiles = try listChunkFiles(in: persistURL)
+        var info: StoreInfo
+        var needsSave = false
+        if hasInfo {
+            info = try StoreInfo.load(from: infoURL)
+        } else if !chunkFiles.isEmpty {
+            // Info.json lost but chunks present: rebuild it from the chunks, losing nothing.
+            info = StoreInfo()
+            needsSave = true
+        } else if create && !options.readOnly {
+            do {
+                try manager.createDirectory(at: persistURL, withIntermediateDirectories: true)
+            } catch {
+                throw StoreError(.io, path: url.path, reason: "cannot create the store directory: \(error.localizedDescription)")
+            }
+            info = StoreInfo()
+            try info.save(to: infoURL)
+        } else {
+            throw StoreError(.notFound, path: url.path,
+                             reason: "no log store here (no Info.json\(exists ? "" : ", no such directory")); diagd or `diag import` creates one")
+        }
+        if info.formatVersion > ChunkSchema.version {
+            throw StoreError(.unsupportedVersion, path: infoURL.path,
+                             reason: "store format version \(info.formatVersion) is newer than this tool's (\(ChunkSchema.version))")
+        }
+        if info.formatVersion < 1 {
+            throw StoreError(.badInfo, path: infoURL.path, reason: "formatVersion \(info.formatVersion) is not a store version; accepted: 1 or 2")
+        }
+        let store = LogStore(url: url, options: options, info: info)
+        try store.reconcile(chunkFiles: chunkFiles, forceSave: needsSave)
+        return store
+    }
+
+    static func listChunkFiles(in persistURL: URL) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: persistURL.path) else { return [] }
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: persistURL.path)
+                .filter { ChunkInfo.sequence(fromFileName: $0) != nil }
+        } catch {
+            throw StoreError(.io, path: persistURL.path, reason: "cannot list chunk files: \(error.localizedDescription)")
+        }
+    }
+
+    /// What `Info.json` says now (kept current by this value's own writes).
+    public var info: StoreInfo {
+        var info = lock.withLock { state.info }
+        info.recomputeTotals()
+        return info
+    }
+
+    /// Writes `Info.json` with the latest figures and closes the open chunk's connection.
+    public func close() throws {
+        guard !options.readOnly else { return }
+        try lock.withLock {
+            if let writer = state.writer, let path = state.writerChunk {
+                try refreshWriterSize(writer, file: path)
+            }
+            state.writer = nil
+            state.writerChunk = nil
+            try saveInfoLocked()
+        }
+    }
+
+    deinit {
+        if !options.readOnly, state.writer != nil { try? state.info.save(to: infoURL) }
+    }
+
+    /// Saves `Info.json`; the caller holds `lock`.
+    func saveInfoLocked() throws {
+        state.info.recomputeTotals()
+        try state.info.save(to: infoURL)
+        state.lastInfoSave = .now
+    }
+}

@@ -1,0 +1,73 @@
+import DiagModel
+
+/// Records of a store in timestamp order, merged across chunks that may overlap in time.
+///
+/// A chunk's query starts only once the merge reaches its oldest time, so a store of
+/// non-overlapping chunks keeps one chunk open at a time, and memory stays flat. Ties in time
+/// keep chunk order, then insertion order.
+public final class RecordCursor {
+    /// Chunks not opened yet, by oldest time (unknown first).
+    private var pending: [ChunkInfo]
+    private var active: [ChunkReader] = []
+    private let filter: StoreFilter
+    private let pathOf: (String) -> String
+    private var remaining: Int
+
+    init(chunks: [ChunkInfo], filter: StoreFilter, pathOf: @escaping (String) -> String) {
+        pending = chunks
+            .filter { !$0.sealed || ($0.recordCount > 0 && filter.overlaps(oldest: $0.oldestTimestamp, newest: $0.newestTimestamp)) }
+            .sorted { ($0.sealed ? $0.oldestTimestamp ?? .min : .min, $0.sequence) < ($1.sealed ? $1.oldestTimestamp ?? .min : .min, $1.sequence) }
+        self.filter = filter
+        self.pathOf = pathOf
+        remaining = filter.limit ?? .max
+    }
+
+    /// The next record, or nil at the end. Errors name the chunk file concerned.
+    public func next() throws -> LogRecord? {
+        guard remaining > 0 else { return nil }
+        while let chunk = pending.first, active.isEmpty || openingTime(of: chunk) <= earliestActive()!.timestamp {
+            pending.removeFirst()
+            if let reader = try ChunkReader(chunk: chunk, path: pathOf(chunk.file), filter: filter), reader.hasRow {
+                active.append(reader)
+            }
+        }
+        guard let index = earliestActiveIndex() else { return nil }
+        let reader = active[index]
+        let record = try reader.record()
+        try reader.advance()
+        if !reader.hasRow { active.remove(at: index) }
+        remaining -= 1
+        return record
+    }
+
+    /// Every remaining record, for small results and tests.
+    public func all() throws -> [LogRecord] {
+        var records: [LogRecord] = []
+        while let record = try next() { records.append(record) }
+        return records
+    }
+
+    private func openingTime(of chunk: ChunkInfo) -> Int64 {
+        chunk.sealed ? chunk.oldestTimestamp ?? .min : .min
+    }
+
+    private func earliestActive() -> ChunkReader? {
+        earliestActiveIndex().map { active[$0] }
+    }
+
+    private func earliestActiveIndex() -> Int? {
+        guard !active.isEmpty else { return nil }
+        var best = 0
+        for index in active.indices.dropFirst() {
+            let candidate = active[index]
+            let current = active[best]
+            if (candidate.timestamp, candidate.chunk.sequence, candidate.id) < (current.timestamp, current.chunk.sequence, current.id) {
+                best = index
+            }
+        }
+        return best
+    }
+}
+
+@available(*, unavailable)
+extension RecordCursor: Sendable {}

@@ -1,0 +1,42 @@
+/// What went wrong with a store, naming the file a user would look at.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// No store at the path and `create` was false.
+        case notFound
+        /// `Info.json` cannot be read or does not describe a store.
+        case badInfo
+        /// A chunk file is not a database, is damaged, or holds an unknown schema.
+        case badChunk
+        /// A stored value cannot be read back into a record.
+        case badRecord
+        /// The store (or a chunk) was written by a newer version.
+        case unsupportedVersion
+        /// The store was opened read-only and the operation writes.
+        case readOnly
+        /// Anything else SQLite or the file system reported.
+        case io
+    }
+
+    public let kind: Kind
+    /// The file or directory concerned.
+    public let path: String
+    public let reason: String
+
+    public init(_ kind: Kind, path: String, reason: String) {
+        self.kind = kind
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+
+    /// Wraps an error raised while working on a chunk file, naming the file.
+    static func chunk(_ path: String, _ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? SQLiteError {
+            return StoreError(error.isCorruption ? .badChunk : .io, path: path,
+                              reason: error.isCorruption ? "chunk file is damaged or not a database (\(error))" : error.description)
+        }
+        return StoreError(.io, path: path, reason: "\(error)")
+    }
+}

@@ -1,0 +1,69 @@
+import DiagModel
+import Foundation
+
+/// Which records a read wants. Every part narrows the result; the empty filter takes everything.
+public struct StoreFilter: Sendable, Hashable {
+    /// Records at or after this time (ns since the epoch), inclusive.
+    public var start: Int64?
+    /// Records before this time (ns since the epoch), exclusive.
+    public var end: Int64?
+    /// A boolean SQL expression over the columns of `records` (docs/STORE.md), with plain `?`
+    /// placeholders for `bindings`, in order. It comes from the predicate planner; user text
+    /// is always bound, never pasted.
+    public var whereSQL: String?
+    public var bindings: [SQLValue]
+    /// Needles that `eventMessage` must contain, each already folded with
+    /// `TextFolding.fold(_:caseInsensitive: true, diacriticInsensitive: true)`. Chunks with a
+    /// search index use them to skip records that cannot match: the result is a superset, and
+    /// the caller checks the exact condition. Needles under 3 characters prefilter nothing.
+    public var messageSearch: [String]
+    /// At most this many records (the first in timestamp order).
+    public var limit: Int?
+
+    public init(start: Int64? = nil, end: Int64? = nil, whereSQL: String? = nil, bindings: [SQLValue] = [],
+                messageSearch: [String] = [], limit: Int? = nil) {
+        self.start = start
+        self.end = end
+        self.whereSQL = whereSQL
+        self.bindings = bindings
+        self.messageSearch = messageSearch
+        self.limit = limit
+    }
+
+    /// True when a chunk holding times `oldest...newest` can have a matching record.
+    func overlaps(oldest: Int64?, newest: Int64?) -> Bool {
+        guard let oldest, let newest else { return true }
+        if let start, newest < start { return false }
+        if let end, oldest >= end { return false }
+        return true
+    }
+}
+
+/// The `WHERE` clause of a filter for one chunk, and its values in placeholder order.
+struct ChunkCondition {
+    var sql: String
+    var bindings: [SQLValueConvertible?]
+
+    init(filter: StoreFilter, searchIndex: Bool) {
+        var clauses: [String] = []
+        var values: [SQLValueConvertible?] = []
+        if let start = filter.start {
+            clauses.append("timestamp >= ?")
+            values.append(start)
+        }
+        if let end = filter.end {
+            clauses.append("timestamp < ?")
+            values.append(end)
+        }
+        if let whereSQL = filter.whereSQL, !whereSQL.trimmingCharacters(in: .whitespaces).isEmpty {
+            clauses.append("(\(whereSQL))")
+            values.append(contentsOf: filter.bindings.map { $0 as SQLValueConvertible })
+        }
+        if searchIndex, let match = MessageSearch.matchExpression(needles: filter.messageSearch) {
+            clauses.append("id IN (SELECT rowid FROM \(ChunkSchema.searchTable) WHERE \(ChunkSchema.searchTable) MATCH ?)")
+            values.append(match)
+        }
+        sql = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+        bindings = values
+    }
+}

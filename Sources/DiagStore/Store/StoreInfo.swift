@@ -1,0 +1,131 @@
+import Foundation
+
+/// One chunk file as `Info.json` describes it.
+public struct ChunkInfo: Codable, Sendable, Hashable {
+    /// The file name under `Persist/`, e.g. `0000000000000001.chunk.sqlite`.
+    public var file: String
+    /// Increases with each new chunk: the write order.
+    public var sequence: Int64
+    /// True once closed and indexed; a sealed chunk is never written again (except its search index).
+    public var sealed: Bool
+    public var recordCount: Int64
+    public var oldestTimestamp: Int64?
+    public var newestTimestamp: Int64?
+    /// File size in bytes (database pages, WAL included), when last measured.
+    public var byteCount: Int64
+    /// True when the chunk holds the message search index.
+    public var searchIndex: Bool
+
+    public init(file: String, sequence: Int64, sealed: Bool = false, recordCount: Int64 = 0,
+                oldestTimestamp: Int64? = nil, newestTimestamp: Int64? = nil, byteCount: Int64 = 0, searchIndex: Bool = false) {
+        self.file = file
+        self.sequence = sequence
+        self.sealed = sealed
+        self.recordCount = recordCount
+        self.oldestTimestamp = oldestTimestamp
+        self.newestTimestamp = newestTimestamp
+        self.byteCount = byteCount
+        self.searchIndex = searchIndex
+    }
+
+    static func fileName(sequence: Int64) -> String {
+        let digits = String(sequence)
+        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits + ".chunk.sqlite"
+    }
+
+    /// The sequence number from a file name, or nil when the name is not a chunk's.
+    static func sequence(fromFileName name: String) -> Int64? {
+        guard name.hasSuffix(".chunk.sqlite") else { return nil }
+        let stem = name.dropLast(".chunk.sqlite".count)
+        guard !stem.isEmpty, stem.allSatisfy(\.isASCII), stem.allSatisfy(\.isNumber) else { return nil }
+        return Int64(stem)
+    }
+}
+
+/// The contents of `Info.json`: what the store holds, for tools that do not open every chunk.
+public struct StoreInfo: Codable, Sendable, Hashable {
+    public var formatVersion: Int
+    public var identifier: String
+    public var oldestTimestamp: Int64?
+    public var newestTimestamp: Int64?
+    public var recordCount: Int64
+    public var chunks: [ChunkInfo]
+
+    public init(identifier: String = UUID().uuidString, chunks: [ChunkInfo] = []) {
+        self.formatVersion = ChunkSchema.version
+        self.identifier = identifier
+        self.recordCount = 0
+        self.chunks = chunks
+        recomputeTotals()
+    }
+
+    /// Sets the store-wide figures from the chunks'.
+    mutating func recomputeTotals() {
+        chunks.sort { $0.sequence < $1.sequence }
+        recordCount = chunks.reduce(0) { $0 + $1.recordCount }
+        oldestTimestamp = chunks.compactMap(\.oldestTimestamp).min()
+        newestTimestamp = chunks.compactMap(\.newestTimestamp).max()
+    }
+
+    /// The total size of the chunk files, as last measured.
+    public var byteCount: Int64 { chunks.reduce(0) { $0 + $1.byteCount } }
+
+    private enum CodingKeys: String, CodingKey {
+        case formatVersion, identifier, oldestTimestamp, newestTimestamp, recordCount, chunks
+    }
+
+    /// Reads `Info.json`. A version-1 file has only `formatVersion` and `identifier`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+        identifier = try container.decode(String.self, forKey: .identifier)
+        oldestTimestamp = try container.decodeIfPresent(Int64.self, forKey: .oldestTimestamp)
+        newestTimestamp = try container.decodeIfPresent(Int64.self, forKey: .newestTimestamp)
+        recordCount = try container.decodeIfPresent(Int64.self, forKey: .recordCount) ?? 0
+        chunks = try container.decodeIfPresent([ChunkInfo].self, forKey: .chunks) ?? []
+    }
+}
+
+extension StoreInfo {
+    static func load(from url: URL) throws -> StoreInfo {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw StoreError(.badInfo, path: url.path, reason: "cannot read Info.json (\(error.localizedDescription))")
+        }
+        do {
+            return try JSONDecoder().decode(StoreInfo.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw StoreError(.badInfo, path: url.path, reason: "Info.json lacks \(describe(context.codingPath + [key]))")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw StoreError(.badInfo, path: url.path, reason: "Info.json has a wrong value at \(describe(context.codingPath)): \(context.debugDescription)")
+        } catch {
+            throw StoreError(.badInfo, path: url.path, reason: "Info.json is not valid JSON (\(error.localizedDescription)); expected an object with formatVersion, identifier and chunks")
+        }
+    }
+
+    private static func describe(_ path: [any CodingKey]) -> String {
+        path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: ["."])
+    }
+
+    /// Writes `Info.json` atomically: a temporary file in the same folder, then a rename.
+    func save(to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do {
+            let data = try encoder.encode(self)
+            let temporary = url.deletingLastPathComponent().appendingPathComponent(".Info.json.\(getpid()).tmp")
+            try data.write(to: temporary)
+            if rename(temporary.path, url.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(at: temporary)
+                throw StoreError(.io, path: url.path, reason: "cannot replace Info.json: \(reason)")
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.io, path: url.path, reason: "cannot write Info.json: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import DiagModel
+import Foundation
+import Testing
+import TestSupport
+@testable import DiagStore
+
+@Suite struct LogStoreWritingTests {
+    @Test func everyFieldRoundTrips() throws {
+        let folder = try TemporaryDirectory()
+        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true)
+        let records = (0..<40).map { StoreTestRecords.full($0) } + [StoreTestRecords.minimal(0, timestamp: StoreTestRecords.base + 999_999)]
+        try store.append(records)
+        #expect(try store.records().all() == records)
+        try store.close()
+        let reopened = try LogStore.open(at: folder.file("s.logarchive"), options: .readOnly)
+        #expect(try reopened.records().all() == records)
+        #expect(reopened.info.recordCount == Int64(records.count))
+        #expect(reopened.info.oldestTimestamp == StoreTestRecords.base)
+    }
+
+    @Test func missingStoreIsAnErrorNamingThePathUnlessCreating() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("absent.logarchive")
+        let error = #expect(throws: StoreError.self) { try LogStore.open(at: url) }
+        #expect(error?.kind == .notFound)
+        #expect(error?.description.contains(url.path) == true)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        _ = try LogStore.open(at: url, create: true)
+        #expect(FileManager.default.fileExists(atPath: url.appendingPathComponent("Info.json").path))
+    }
+
+    @Test func chunksRotateAtTheSizeBoundAndAreSealedWithTheirIndexes() throws {
+        let folder = try TemporaryDirectory()
+        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true, options: .init(chunkSizeLimit: 64 << 10))
+        var written: [LogRecord] = []
+        for batch in 0..<30 {
+            let records = (0..<50).map { StoreTestRecords.full(batch * 50 + $0) }
+            try store.append(records)
+            written += records
+        }
+        // One more so that an open chunk exists even if the last batch rotated.
+        try store.append([StoreTestRecords.full(1_500)])
+        written.append(StoreTestRecords.full(1_500))
+        let info = store.info
+        #expect(info.chunks.count > 2)
+        #expect(info.recordCount == Int64(written.count))
+        for chunk in info.chunks.dropLast() {
+            #expect(chunk.sealed)
+            #expect(chunk.byteCount >= 64 << 10)
+            let database = try Database(path: store.chunkPath(chunk.file), options: .init(readOnly: true))
+            let indexes = Set(try strings(database, "SELECT name FROM sqlite_master WHERE type = 'index'"))
+            #expect(indexes.isSuperset(of: ChunkSchema.indexes.map(\.name)))
+            #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
+            #expect(try database.userVersion() == 2)
+            #expect(try database.scalarText("PRAGMA journal_mode") == "wal")
+        }
+        let open = try Database(path: store.chunkPath(info.chunks.last!.file), options: .init(readOnly: true))
+        #expect(try strings(open, "SELECT name FROM sqlite_master WHERE type = 'index'").isEmpty)
+        #expect(try store.records().all() == written)
+        let fileInfo = try JSONDecoder().decode(StoreInfo.self, from: Data(contentsOf: folder.file("s.logarchive/Info.json")))
+        #expect(fileInfo.chunks.count == info.chunks.count)
+    }
+
+    @Test func deferredSealingLeavesClosedChunksForSealPendingChunks() throws {
+        let folder = try TemporaryDirectory()
+        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true,
+                                      options: .init(chunkSizeLimit: 32 << 10, sealOnRotation: false))
+        for batch in 0..<10 { try store.append((0..<40).map { StoreTestRecords.full(batch * 40 + $0) }) }
+        try store.append([StoreTestRecords.full(400)])
+        let closed = store.info.chunks.dropLast()
+        #expect(!closed.isEmpty)
+        #expect(closed.allSatisfy { !$0.sealed })
+        #expect(try store.sealPendingChunks() == closed.count)
+        #expect(store.info.chunks.dropLast().allSatisfy { $0.sealed })
+        #expect(try store.records().all().count == 401)
+    }
+
+    @Test func aRestartedWriterContinuesTheOpenChunkAndRecountsIt() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        do {
+            let store = try LogStore.open(at: url, create: true, options: .init(infoRefreshSeconds: 3600))
+            try store.append((0..<10).map { StoreTestRecords.full($0) })
+            try store.append((10..<20).map { StoreTestRecords.full($0) })
+            // No close: Info.json is stale, as after kill -9.
+        }
+        let store = try LogStore.open(at: url)
+        #expect(store.info.recordCount == 20)
+        try store.append((20..<25).map { StoreTestRecords.full($0) })
+        #expect(store.info.chunks.count == 1)
+        #expect(try store.records().all() == (0..<25).map { StoreTestRecords.full($0) })
+    }
+
+    @Test func readOnlyStoreRefusesAppends() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        _ = try LogStore.open(at: url, create: true)
+        let store = try LogStore.open(at: url, options: .readOnly)
+        let error = #expect(throws: StoreError.self) { try store.append([StoreTestRecords.full(0)]) }
+        #expect(error?.kind == .readOnly)
+    }
+}
+
+func strings(_ database: Database, _ sql: String) throws -> [String] {
+    let statement = try database.prepare(sql)
+    var values: [String] = []
+    while try statement.step() { values.append(statement.string(at: 0)) }
+    return values
+}

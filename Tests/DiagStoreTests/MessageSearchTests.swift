@@ -1,0 +1,87 @@
+import DiagModel
+import Foundation
+import Testing
+import TestSupport
+@testable import DiagStore
+
+@Suite struct MessageSearchTests {
+    private static let messages = [
+        "Café ÉCOLE straße opened", "connection reset by peer", "Ångström sync finished",
+        "fetch \"quoted\" AND NOT *star*", "cafe ecole closed", "upload failed: timeout", "ok",
+    ]
+
+    /// A sealed, indexed chunk, then a sealed chunk without the index, then the open chunk.
+    private func store(_ folder: TemporaryDirectory) throws -> (LogStore, [LogRecord]) {
+        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true)
+        var all: [LogRecord] = []
+        for chunk in 0..<3 {
+            let records = (0..<70).map { index in
+                LogRecord(timestamp: StoreTestRecords.base + Int64(chunk * 100 + index), eventMessage: Self.messages[index % Self.messages.count] + " #\(index)")
+            }
+            try store.append(records)
+            all += records
+            if chunk == 0 { try store.rotate(); #expect(try store.buildSearchIndexes() == 1) }
+            if chunk == 1 { try store.rotate() }
+        }
+        return (store, all)
+    }
+
+    private func exact(_ records: [LogRecord], _ needle: String) -> [LogRecord] {
+        let folded = MessageSearchIndex.fold(needle)
+        return records.filter { MessageSearchIndex.fold($0.eventMessage).contains(folded) }
+    }
+
+    @Test func indexedChunksReturnASupersetThatSkipsNonMatches() throws {
+        let folder = try TemporaryDirectory()
+        let (store, all) = try store(folder)
+        #expect(store.info.chunks.map(\.searchIndex) == [true, false, false])
+        for needle in ["CAFÉ ÉCOLE", "strasse", "angstrom sync", "reset by", "\"quoted\" and not *star*", "failed: time"] {
+            let filter = StoreFilter(messageSearch: [MessageSearchIndex.fold(needle)])
+            let found = try store.records(filter: filter).all()
+            let expected = exact(all, needle)
+            #expect(Set(expected).isSubset(of: Set(found)), "\(needle)")
+            // The indexed first chunk returns no record that lacks the needle's trigrams.
+            let firstChunk = found.filter { $0.timestamp < StoreTestRecords.base + 100 }
+            #expect(firstChunk == exact(all, needle).filter { $0.timestamp < StoreTestRecords.base + 100 }, "\(needle)")
+            // Unindexed chunks are scanned whole.
+            #expect(found.filter { $0.timestamp >= StoreTestRecords.base + 100 }.count == 140)
+        }
+    }
+
+    @Test func shortNeedlesAndNoMatchesBehave() throws {
+        let folder = try TemporaryDirectory()
+        let (store, all) = try store(folder)
+        // Under three characters: no prefilter, everything comes back for the exact check.
+        #expect(try store.records(filter: StoreFilter(messageSearch: ["ok"])).all().count == all.count)
+        let none = try store.records(filter: StoreFilter(messageSearch: ["zzzzqqq"])).all()
+        #expect(none.allSatisfy { $0.timestamp >= StoreTestRecords.base + 100 })
+        // Several needles: all must be there.
+        let both = try store.records(filter: StoreFilter(end: StoreTestRecords.base + 100, messageSearch: ["cafe", "opened"])).all()
+        #expect(both.allSatisfy { $0.eventMessage.hasPrefix("Café ÉCOLE straße opened") })
+        #expect(both.count == 10)
+        #expect(try store.count(filter: StoreFilter(end: StoreTestRecords.base + 100, messageSearch: ["cafe", "opened"])) == 10)
+    }
+
+    @Test func theIndexIsAContentlessTrigramTableKeyedByRecordID() throws {
+        let folder = try TemporaryDirectory()
+        let (store, _) = try store(folder)
+        let database = try Database(path: store.chunkPath(store.info.chunks[0].file), options: .init(readOnly: true))
+        let sql = try database.scalarText("SELECT sql FROM sqlite_master WHERE name = 'message_search'") ?? ""
+        #expect(sql.contains("trigram"))
+        #expect(sql.contains("content=''"))
+        let ids = try strings(database, "SELECT rowid FROM message_search WHERE message_search MATCH '\"eco\" AND \"col\" AND \"ole\"' ORDER BY rowid")
+        let expected = try strings(database, "SELECT id FROM records WHERE eventMessage LIKE '%cole%' ORDER BY id")
+        #expect(ids == expected)
+        #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
+    }
+
+    @Test func buildingTwiceDoesNothingAndSealingThenIndexingCoversNewChunks() throws {
+        let folder = try TemporaryDirectory()
+        let (store, _) = try store(folder)
+        #expect(try store.buildSearchIndexes() == 1)
+        #expect(try store.buildSearchIndexes() == 0)
+        try store.rotate()
+        #expect(try store.buildSearchIndexes() == 1)
+        #expect(store.info.chunks.allSatisfy { $0.searchIndex })
+    }
+}
