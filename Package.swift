@@ -46,6 +46,14 @@ let package = Package(
         // Load client and bare-SQLite reference for the ingestion benchmark.
         .executableTarget(name: "diag-bench-ingest", dependencies: ["DiagModel", "DiagStore", "DiagClient", "DiagGenerator"]),
 
+        // The sample sync system: four real processes logging through DiagClient into diagd.
+        .target(name: "SyncDemoKit", dependencies: ["DiagClient", "DiagStore", "DiagModel"], path: "samples/SyncDemo/SyncDemoKit"),
+        .executableTarget(name: "sync-core", dependencies: ["SyncDemoKit"], path: "samples/SyncDemo/sync-core"),
+        .executableTarget(name: "scheduler", dependencies: ["SyncDemoKit"], path: "samples/SyncDemo/scheduler"),
+        .executableTarget(name: "transport", dependencies: ["SyncDemoKit"], path: "samples/SyncDemo/transport"),
+        .executableTarget(name: "notifier", dependencies: ["SyncDemoKit"], path: "samples/SyncDemo/notifier"),
+        .executableTarget(name: "sync-demo", dependencies: ["SyncDemoKit"], path: "samples/SyncDemo/sync-demo"),
+
         // Shared test helpers: temporary folders, running the built binaries.
         .target(name: "TestSupport", dependencies: ["DiagModel"], path: "Tests/TestSupport"),
         .testTarget(name: "DiagModelTests", dependencies: ["DiagModel", "TestSupport"]),
@@ -60,6 +68,9 @@ let package = Package(
         .testTarget(name: "DiagClientTests", dependencies: ["DiagClient", "TestSupport"]),
         .testTarget(name: "DiagBundleTests", dependencies: ["DiagBundle", "TestSupport", "diag"]),
         .testTarget(name: "DiagCLITests", dependencies: ["DiagCLI", "TestSupport", "diag", "diagd"]),
+        .testTarget(name: "SyncDemoTests", dependencies: [
+            "SyncDemoKit", "TestSupport", "diag", "diagd", "sync-core", "scheduler", "transport", "notifier", "sync-demo",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,1 +1,0 @@
-// The DiagPredicate target; its owner fills it in.

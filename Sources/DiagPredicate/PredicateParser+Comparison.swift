@@ -1,0 +1,236 @@
+/// Comparisons: `[qualifier] operand operator[options] operand` (PREDICATES.md §3, §5.3, §7).
+extension PredicateParser {
+    /// An operand before its words are resolved: whether `error` is a symbol or a key depends on
+    /// the other side (§9.3).
+    indirect enum RawOperand {
+        case word(String, Token)
+        case key(String, Token)
+        case metadata(String, Token)
+        case literal(Value, Token)
+        case aggregate([RawOperand], Token)
+        case record(Token)
+
+        var token: Token {
+            switch self {
+            case .word(_, let token), .key(_, let token), .metadata(_, let token), .literal(_, let token),
+                 .aggregate(_, let token), .record(let token): token
+            }
+        }
+    }
+
+    mutating func parseComparison() throws(PredicateError) -> Comparison {
+        var qualifier: Qualifier?
+        let first = try lexer.peek()
+        switch first.kind {
+        case .keyword(.any), .keyword(.some): qualifier = .anyElement
+        case .keyword(.all): qualifier = .allElements
+        case .keyword(.none): qualifier = .noElement
+        default: break
+        }
+        if qualifier != nil {
+            _ = try lexer.next()
+            let following = try lexer.peek()
+            switch following.kind {
+            case .end, .comparison, .andSymbol, .orSymbol, .rightParenthesis, .keyword(.and), .keyword(.or):
+                throw error(.syntax, "\(describe(first)) must be followed by a comparison (ANY process == \"apsd\")", at: first.start)
+            default: break
+            }
+        }
+        let left = try parseOperand(after: nil)
+        let operatorToken = try lexer.next()
+        let op = try comparisonOperator(operatorToken, after: left)
+        let options = try parseOptions(after: operatorToken)
+        let right = try parseOperand(after: operatorToken)
+        let following = try lexer.peek()
+        if case .comparison = following.kind {
+            throw error(.syntax, "comparisons cannot be chained: write a == b AND b == c", at: following.start)
+        }
+        if case .keyword(let keyword) = following.kind, Self.operatorKeywords[keyword] != nil {
+            throw error(.syntax, "comparisons cannot be chained: write a == b AND b == c", at: following.start)
+        }
+        return try resolve(qualifier: qualifier, left: left, op: op, options: options, right: right, operatorToken: operatorToken)
+    }
+
+    static let operatorKeywords: [Keyword: ComparisonOperator] = [
+        .beginsWith: .beginsWith, .endsWith: .endsWith, .contains: .contains, .like: .like,
+        .matches: .matches, .in: .in, .between: .between,
+    ]
+
+    private mutating func comparisonOperator(_ token: Token, after left: RawOperand) throws(PredicateError) -> ComparisonOperator {
+        switch token.kind {
+        case .comparison(let op): return op
+        case .keyword(let keyword):
+            if let op = Self.operatorKeywords[keyword] { return op }
+            switch keyword {
+            case .not:
+                throw error(.syntax, "NOT IN is not an operator: write NOT (x IN {…})", at: token.start)
+            case .utiConformsTo, .utiEquals:
+                throw error(.unsupportedConstruct, "\(keyword.rawValue) is not part of the log predicate language", at: token.start)
+            case .and, .or:
+                throw error(.syntax, "\(describe(left.token)) alone is not a predicate: compare it (\(describe(left.token)) == …), or use TRUEPREDICATE", at: left.token.start)
+            default: break
+            }
+        case .rightParenthesis:
+            if case .comparison = try lexer.peek().kind {
+                throw error(.unsupportedConstruct, "'(' always opens a predicate group: parenthesised expressions such as (process) == \"x\" are not supported", at: token.start)
+            }
+            throw error(.syntax, "\(describe(left.token)) alone is not a predicate: compare it with ==, !=, <, >, CONTAINS, BEGINSWITH, LIKE, MATCHES, IN, …", at: left.token.start)
+        case .end, .andSymbol, .orSymbol:
+            throw error(.syntax, "\(describe(left.token)) alone is not a predicate: compare it with ==, !=, <, >, CONTAINS, BEGINSWITH, LIKE, MATCHES, IN, …", at: left.token.start)
+        default: break
+        }
+        throw error(.syntax, "expected an operator (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES, IN, BETWEEN) after \(describe(left.token)), found \(describe(token))", at: token.start)
+    }
+
+    /// `[c]`, `[d]`, `[n]` in any order and case, each once, no blanks inside (§5.3).
+    private mutating func parseOptions(after operatorToken: Token) throws(PredicateError) -> ComparisonOptions {
+        let open = try lexer.peek()
+        guard open.kind == .leftBracket else { return ComparisonOptions() }
+        _ = try lexer.next()
+        let accepted = "use [c], [d], [n] or a combination such as [cd]"
+        let letters = try lexer.next()
+        let word: String
+        switch letters.kind {
+        case .identifier, .keyword: word = rawText(letters)
+        case .rightBracket: throw error(.invalidOptions, "empty modifier []: \(accepted)", at: open.start)
+        case .end: throw error(.invalidOptions, "modifier '[' is not closed: \(accepted)", at: open.start)
+        default: throw error(.invalidOptions, "unknown modifier [\(rawText(letters))]: \(accepted)", at: letters.start)
+        }
+        guard letters.start == open.end else {
+            throw error(.invalidOptions, "no blanks are allowed inside a modifier: write [\(word)]", at: open.start)
+        }
+        var options = ComparisonOptions()
+        for letter in word.lowercased() {
+            switch letter {
+            case "c" where !options.caseInsensitive: options.caseInsensitive = true
+            case "d" where !options.diacriticInsensitive: options.diacriticInsensitive = true
+            case "n" where !options.normalized: options.normalized = true
+            case "c", "d", "n":
+                throw error(.invalidOptions, "modifier [\(word)] repeats '\(letter)': \(accepted)", at: letters.start)
+            default:
+                throw error(.invalidOptions, "unknown modifier [\(word)]: \(accepted)", at: letters.start)
+            }
+        }
+        let close = try lexer.next()
+        guard close.kind == .rightBracket, close.start == letters.end else {
+            throw error(.invalidOptions, "modifier [\(word) is not closed: write [\(word)] with no blanks inside", at: close.start)
+        }
+        return options
+    }
+
+    /// One operand; `after` is the operator it follows, for messages.
+    mutating func parseOperand(after operatorToken: Token?) throws(PredicateError) -> RawOperand {
+        let token = try lexer.next()
+        switch token.kind {
+        case .string(let text): return .literal(.string(text), token)
+        case .integer(let number): return .literal(.int(number), token)
+        case .double(let number): return .literal(.double(number), token)
+        case .keyword(.true), .keyword(.yes): return .literal(.bool(true), token)
+        case .keyword(.false), .keyword(.no): return .literal(.bool(false), token)
+        case .keyword(.null), .keyword(.nil): return .literal(.null, token)
+        case .keyword(.self): return .record(token)
+        case .variable(let name):
+            guard let text = variables[name] else {
+                throw error(.unboundVariable, "variable $\(name) is not bound: pass --var \(name)=VALUE", at: token.start)
+            }
+            return .literal(Self.variableValue(text), token)
+        case .identifier(let name), .escapedIdentifier(let name):
+            return try parseKey(name, token, escaped: token.kind == .escapedIdentifier(name))
+        case .leftBrace:
+            return try parseAggregate(token)
+        case .keyword(let keyword):
+            switch keyword {
+            case .subquery, .fetch, .cast, .anyKey, .first, .last, .size:
+                throw error(.unsupportedConstruct, "\(keyword.rawValue) is not part of the log predicate language" + (keyword == .size ? " (a key named size is written #size)" : ""), at: token.start)
+            case .caseInsensitive, .ci:
+                throw error(.syntax, "\(keyword.rawValue) is a reserved word: write the key as #\(rawText(token))", at: token.start)
+            default: break
+            }
+        default: break
+        }
+        if let operatorToken {
+            throw error(.syntax, "expected a string, number or field name after \(describe(operatorToken)), found \(describe(token))", at: token.start)
+        }
+        throw error(.syntax, "expected a comparison (a field name, a string or a number), found \(describe(token))", at: token.start)
+    }
+
+    /// A `--var` value: a number if it reads as one, otherwise a string (§2.8).
+    static func variableValue(_ text: String) -> Value {
+        var lexer = PredicateLexer(text)
+        if let token = try? lexer.next(), (try? lexer.next())?.kind == .end {
+            switch token.kind {
+            case .integer(let number): return .int(number)
+            case .double(let number): return .double(number)
+            default: break
+            }
+        }
+        return .string(text)
+    }
+
+    private mutating func parseKey(_ name: String, _ token: Token, escaped: Bool) throws(PredicateError) -> RawOperand {
+        let next = try lexer.peek()
+        switch next.kind {
+        case .dot:
+            _ = try lexer.next()
+            guard name == "metadata" else {
+                throw error(.unsupportedConstruct, "dotted key paths are not supported (\(name).…): the one accepted is metadata.<key>", at: token.start)
+            }
+            let key = try lexer.next()
+            let keyName: String
+            switch key.kind {
+            case .identifier(let text), .escapedIdentifier(let text): keyName = text
+            case .keyword(let keyword):
+                throw error(.syntax, "\(keyword.rawValue) is a reserved word: write metadata.#\(rawText(key))", at: key.start)
+            default:
+                throw error(.syntax, "expected a key name after 'metadata.', found \(describe(key))", at: key.start)
+            }
+            if try lexer.peek().kind == .dot {
+                throw error(.unsupportedConstruct, "only one level of metadata key is supported: metadata.<key>", at: try lexer.peek().start)
+            }
+            return .metadata(keyName, Token(kind: token.kind, start: token.start, end: key.end))
+        case .leftParenthesis:
+            throw error(.unsupportedConstruct, "function calls (\(name)(…)) are not part of the log predicate language", at: token.start)
+        case .leftBracket:
+            throw error(.unsupportedConstruct, "index expressions (\(name)[…]) are not part of the log predicate language", at: next.start)
+        default:
+            return escaped ? .key(name, token) : .word(name, token)
+        }
+    }
+
+    private mutating func parseAggregate(_ open: Token) throws(PredicateError) -> RawOperand {
+        try enterAggregate(at: open.start)
+        var elements: [RawOperand] = []
+        if try lexer.peek().kind == .rightBrace {
+            let close = try lexer.next()
+            leaveAggregate()
+            return .aggregate([], Token(kind: open.kind, start: open.start, end: close.end))
+        }
+        while true {
+            let element = try parseOperand(after: elements.isEmpty ? open : nil)
+            if case .aggregate = element {
+                throw error(.syntax, "aggregates cannot be nested: {…} holds strings, numbers and key names", at: element.token.start)
+            }
+            elements.append(element)
+            let separator = try lexer.next()
+            switch separator.kind {
+            case .comma:
+                if try lexer.peek().kind == .rightBrace {
+                    throw error(.syntax, "expected a value after ',' (no trailing comma in {…})", at: try lexer.peek().start)
+                }
+            case .rightBrace:
+                leaveAggregate()
+                return .aggregate(elements, Token(kind: open.kind, start: open.start, end: separator.end))
+            default:
+                let column = error(.syntax, "", at: open.start).column
+                throw error(.syntax, "expected ',' or '}' to close the '{' at column \(column), found \(describe(separator))", at: separator.start)
+            }
+        }
+    }
+}
+
+extension PredicateParser {
+    /// The token as written in the source.
+    func rawText(_ token: Token) -> String {
+        String(decoding: lexer.bytes[token.start..<token.end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,1 @@
+// The SyncDemoKit target; its owner fills it in.
