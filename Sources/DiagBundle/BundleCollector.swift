@@ -127,7 +127,7 @@ public struct BundleCollector {
     private func writeTexts(root: URL) throws {
         var predicateFiles = request.predicateFiles
         if let predicate = request.predicate, !predicateFiles.contains(where: { $0.contents.trimmingCharacters(in: .whitespacesAndNewlines) == predicate }) {
-            predicateFiles.insert(PredicateFile(name: "query.predicate", contents: predicate + "\n"), at: 0)
+            predicateFiles.insert(BundlePredicateFile(name: "query.predicate", contents: predicate + "\n"), at: 0)
         }
         if !predicateFiles.isEmpty {
             let folder = root.appendingPathComponent(BundleLayout.predicates, isDirectory: true)

@@ -15,7 +15,7 @@ public struct RecordSelector: Sendable {
 }
 
 /// A predicate file to keep under `predicates/`.
-public struct PredicateFile: Sendable, Hashable {
+public struct BundlePredicateFile: Sendable, Hashable {
     public var name: String
     public var contents: String
 
@@ -51,7 +51,7 @@ public struct BundleRequest: Sendable {
     public var notes: String?
     /// The predicate text, recorded in the manifest and under `predicates/`.
     public var predicate: String?
-    public var predicateFiles: [PredicateFile] = []
+    public var predicateFiles: [BundlePredicateFile] = []
     /// Feedback: which records to keep. Collect keeps every record of the window.
     public var selection: RecordSelector?
     /// Records only diagd holds in memory (its Debug ring), added to the bundled store.

@@ -10,14 +10,17 @@ public struct BundleStoreOpener: BundleOpener {
         self.cache = cache
     }
 
+    /// Opens the bundle, throwing `BundleError` (exit code 65 for a refused bundle).
+    public func open(_ path: String) throws -> BundleStore {
+        BundleStore(bundle: try BundleReader.open(path, cache: cache))
+    }
+
     public func openStore(inBundle path: String) throws -> any OpenedBundleStore {
-        let bundle: OpenedBundle
         do {
-            bundle = try BundleReader.open(path, cache: cache)
+            return try open(path)
         } catch let error as BundleError {
             throw QueryError(error.message)
         }
-        return BundleStore(bundle: bundle)
     }
 }
 

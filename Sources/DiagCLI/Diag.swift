@@ -9,6 +9,8 @@ public struct Diag: ParsableCommand {
         abstract: "Collect, query and bundle the logs of the sync system's components.",
         version: "diag \(version)",
         subcommands: [
+            ShowCommand.self,
+            IndexCommand.self,
             CollectCommand.self,
             FeedbackCommand.self,
             VerifyCommand.self,

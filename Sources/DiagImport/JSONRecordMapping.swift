@@ -21,7 +21,7 @@ enum JSONRecordMapping {
             case .invalidJSON(let json):
                 return .refused(column: json.column, line: json.line, reason: json.reason)
             case .invalidRecord(let field):
-                if field.field == "eventMessage", field.refusedValue == nil, isTrailer(bytes) { return .trailer }
+                if field.refusedValue == nil, isTrailer(bytes) { return .trailer }
                 return .refused(column: nil, line: 1, reason: field.description)
             }
         }

@@ -15,7 +15,7 @@ struct LogcatLineParser {
 
     /// `--------- beginning of main`: the marker logcat prints when a buffer starts.
     static func isBufferBanner(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        line.count >= 10 && line.prefix(10).allSatisfy { $0 == UInt8(ascii: "-") }
+        line.starts(with: "--------- beginning of ".utf8)
     }
 
     static func looksLikeHeader(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {

@@ -88,13 +88,7 @@ struct BundleCommandOptions {
         self.compression = compression
             ?? (lowered.hasSuffix(".tar.zst") ? .zstd : lowered.hasSuffix(".tar") ? BundleCompression.none : .gzip)
         storePath = store ?? DefaultPaths.store()
-        self.identifiers = [:]
-        for variable in variables {
-            guard let equals = variable.firstIndex(of: "="), equals != variable.startIndex else {
-                throw ValidationError("The value '\(variable)' is invalid for '--var'; accepted: NAME=VALUE")
-            }
-            self.identifiers[String(variable[..<equals])] = String(variable[variable.index(after: equals)...])
-        }
+        self.identifiers = try VariableArguments.parse(variables)
         for (index, value) in identifiers.enumerated() {
             if let equals = value.firstIndex(of: "="), equals != value.startIndex {
                 self.identifiers[String(value[..<equals])] = String(value[value.index(after: equals)...])

@@ -56,9 +56,10 @@ struct FeedbackCommand: ParsableCommand {
     }
 
     func run() throws {
+        let variables = try VariableArguments.parse(self.variables)
         let options = try BundleCommandOptions(
             output: output, start: start, end: end, last: last, compression: compression, store: store,
-            variables: variables, identifiers: [], timezone: timezone)
+            variables: self.variables, identifiers: [], timezone: timezone)
         var request = options.request(kind: .feedback)
         request.title = title
         request.redact = redact
@@ -67,13 +68,13 @@ struct FeedbackCommand: ParsableCommand {
         var text = predicate
         if let predicateFile {
             let contents = try readText(predicateFile, option: "--predicate-file")
-            request.predicateFiles = [PredicateFile(name: URL(fileURLWithPath: predicateFile).lastPathComponent, contents: contents)]
-            text = contents.trimmingCharacters(in: .whitespacesAndNewlines)
+            request.predicateFiles = [BundlePredicateFile(name: URL(fileURLWithPath: predicateFile).lastPathComponent, contents: contents)]
+            text = try PredicateFile.read(predicateFile).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         if let text {
             let parsed: DiagPredicate.Predicate
             do {
-                parsed = try DiagPredicate.Predicate.parse(text, variables: options.identifiers)
+                parsed = try DiagPredicate.Predicate.parse(text, variables: variables)
             } catch {
                 throw InputError("\(error)")
             }
