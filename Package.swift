@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "DiagIngestTests", dependencies: ["DiagIngest", "DiagClient", "TestSupport", "diagd"]),
         .testTarget(name: "DiagClientTests", dependencies: ["DiagClient", "TestSupport"]),
         .testTarget(name: "DiagBundleTests", dependencies: ["DiagBundle", "TestSupport", "diag"]),
-        .testTarget(name: "DiagCLITests", dependencies: ["DiagCLI", "TestSupport", "diag", "diagd"]),
+        .testTarget(name: "DiagCLITests", dependencies: ["DiagCLI", "TestSupport", "diag", "diagd"], exclude: ["Expected"]),
         .testTarget(name: "SyncDemoTests", dependencies: [
             "SyncDemoKit", "TestSupport", "diag", "diagd", "sync-core", "scheduler", "transport", "notifier", "sync-demo",
         ]),
