@@ -12,6 +12,9 @@ public struct Diag: ParsableCommand {
             ShowCommand.self,
             ImportCommand.self,
             IndexCommand.self,
+            CollectCommand.self,
+            FeedbackCommand.self,
+            VerifyCommand.self,
         ])
 
     public init() {}
