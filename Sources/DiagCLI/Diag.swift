@@ -9,6 +9,9 @@ public struct Diag: ParsableCommand {
         abstract: "Collect, query and bundle the logs of the sync system's components.",
         version: "diag \(version)",
         subcommands: [
+            ShowCommand.self,
+            ImportCommand.self,
+            IndexCommand.self,
         ])
 
     public init() {}

@@ -1,9 +1,11 @@
 import DiagModel
 import DiagStore
 import Foundation
+import Glibc
 
 /// The writer thread's view of a `LogStore`: appends on the writer thread, sealing of closed
-/// chunks (index builds, seconds for a big chunk) on a thread of its own so ingest goes on.
+/// chunks (index builds, seconds for a big chunk) on a low-priority thread of its own, in lulls
+/// of ingest, so that a burst is not slowed by index builds (unsealed chunks stay readable).
 final class ChunkedRecordStore: RecordStore {
     let store: LogStore
     private let sealing = DispatchQueue(label: "diagd.sealing")
@@ -25,17 +27,37 @@ final class ChunkedRecordStore: RecordStore {
         self.report = report
     }
 
-    func append(_ records: [LogRecord]) throws {
+    func append(_ batches: [[LogRecord]]) throws {
+        if batches.count == 1 {
+            try store.append(batches[0])
+            return
+        }
+        // One Array: `LogStore.append` is generic and runs unspecialized here, where iterating
+        // a `joined()` view costs more per record than this copy.
+        var records: [LogRecord] = []
+        records.reserveCapacity(batches.reduce(0) { $0 + $1.count })
+        for batch in batches { records.append(contentsOf: batch) }
         try store.append(records)
     }
 
-    func maintain() throws {
+    /// Closed chunks left unindexed while records keep arriving; past this many, they are
+    /// sealed even under load so that the backlog stays bounded.
+    static let sealingBacklog = 3
+
+    func maintain(idle: Bool) throws {
+        let expired = try store.expire(maxTotalBytes: maximumSize, maxAge: maximumAge.map { $0 * 1_000_000_000 })
+        if !expired.removedChunks.isEmpty {
+            report(.default, "quota: dropped \(expired.removedChunks.count) oldest chunks (\(expired.removedRecords) records, \(expired.removedBytes) bytes): \(expired.removedChunks.joined(separator: ", "))")
+        }
+        let unsealed = store.info.chunks.filter { !$0.sealed }.count - 1
+        guard unsealed > 0, idle || unsealed >= Self.sealingBacklog else { return }
         guard sealingIdle.wait(timeout: .now()) == .success else { return }
         let store = store
         let report = report
         let idle = sealingIdle
         sealing.async {
             defer { idle.signal() }
+            ThreadPriority.lower()
             do {
                 try store.sealPendingChunks()
             } catch {
@@ -51,3 +73,15 @@ final class ChunkedRecordStore: RecordStore {
 }
 
 @available(*, unavailable) extension ChunkedRecordStore: Sendable {}
+
+enum ThreadPriority {
+    /// Raises the calling thread's nice value (Linux schedules threads one by one).
+    static func lower(by increment: Int32 = 10) {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
+        guard count > 0 else { return }
+        let link = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let tid = link.split(separator: "/").last.flatMap({ id_t($0) }) else { return }
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, increment)
+    }
+}

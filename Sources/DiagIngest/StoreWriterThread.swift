@@ -59,23 +59,27 @@ final class StoreWriterThread: @unchecked Sendable {
 
     private func run() {
         var lastMaintenance = Date()
+        var lastRecords = Date()
         while let items = queue.take(maximumRecords: maximumBatch, waitSeconds: maintenanceInterval) {
-            var records: [LogRecord] = []
+            var batches: [[LogRecord]] = []
             var syncs: [(Connection, JSONValue)] = []
             for item in items {
                 switch item {
-                case .records(let batch): records.append(contentsOf: batch)
+                case .records(let batch): batches.append(batch)
                 case .sync(let connection, let id): syncs.append((connection, id))
                 }
             }
-            commit(records)
+            if !batches.isEmpty {
+                commit(batches)
+                lastRecords = Date()
+            }
             for (connection, id) in syncs { connection.send(.object(["synced": id])) }
             if Date().timeIntervalSince(lastMaintenance) >= maintenanceInterval {
                 lastMaintenance = Date()
-                maintain()
+                maintain(idle: Date().timeIntervalSince(lastRecords) >= maintenanceInterval)
             }
         }
-        maintain()
+        maintain(idle: true)
         do { try store.close() } catch { report(.error, "closing the store failed: \(error)") }
         finished.lock()
         done = true
@@ -84,12 +88,12 @@ final class StoreWriterThread: @unchecked Sendable {
     }
 
     /// Commits, retrying while the store refuses; never drops the batch while the daemon runs.
-    private func commit(_ records: [LogRecord]) {
-        guard !records.isEmpty else { return }
+    private func commit(_ batches: [[LogRecord]]) {
+        let count = batches.reduce(0) { $0 + $1.count }
         while true {
             do {
-                try store.append(records)
-                counters.add(counters.persisted, records.count)
+                try store.append(batches)
+                counters.add(counters.persisted, count)
                 counters.add(counters.transactions)
                 if let previous = failure.withLock({ state -> String? in defer { state = nil }; return state }) {
                     report(.default, "the store takes writes again (it failed with: \(previous))")
@@ -100,16 +104,16 @@ final class StoreWriterThread: @unchecked Sendable {
                 let first = failure.withLock { state -> Bool in defer { state = message }; return state == nil }
                 if first { report(.fault, "cannot write to the store, refusing records until it recovers: \(message)") }
                 if stopping.load(ordering: .relaxed) {
-                    report(.fault, "exiting with \(records.count) unacknowledged records not written: \(message)")
+                    report(.fault, "exiting with \(count) unacknowledged records not written: \(message)")
                     return
                 }
                 Thread.sleep(forTimeInterval: retryInterval)
-                maintain()
+                maintain(idle: false)
             }
         }
     }
 
-    private func maintain() {
-        do { try store.maintain() } catch { report(.error, "store maintenance failed: \(error)") }
+    private func maintain(idle: Bool) {
+        do { try store.maintain(idle: idle) } catch { report(.error, "store maintenance failed: \(error)") }
     }
 }

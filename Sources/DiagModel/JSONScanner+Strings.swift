@@ -165,7 +165,7 @@ extension JSONScanner {
             let position = index + offset
             let range = offset == 1 ? secondRange : 0x80...0xBF
             guard position < bytes.count, range.contains(bytes[position]) else {
-                throw error("invalid UTF-8: \(describe(at: position)) cannot follow lead byte 0x\(String(lead, radix: 16, uppercase: true))", at: position)
+                throw error("invalid UTF-8: lead byte 0x\(String(lead, radix: 16, uppercase: true)) followed by \(describe(at: position))", at: index)
             }
         }
         index += length

@@ -30,6 +30,11 @@ public struct DisplayZone: Sendable {
         fixedOffset = 0
     }
 
+    /// The zone as Foundation's `TimeZone`, for readers of wall-clock times (syslog, logcat).
+    public var timeZone: TimeZone {
+        zone ?? TimeZone(secondsFromGMT: fixedOffset) ?? TimeZone(secondsFromGMT: 0)!
+    }
+
     /// `UTC`, `Z`, `±HH`, `±HHMM`, `±HH:MM`, or a zone name from the system's database; nil otherwise.
     public init?(parsing text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)

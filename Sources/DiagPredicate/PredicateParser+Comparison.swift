@@ -56,7 +56,7 @@ extension PredicateParser {
         .matches: .matches, .in: .in, .between: .between,
     ]
 
-    private func comparisonOperator(_ token: Token, after left: RawOperand) throws(PredicateError) -> ComparisonOperator {
+    private mutating func comparisonOperator(_ token: Token, after left: RawOperand) throws(PredicateError) -> ComparisonOperator {
         switch token.kind {
         case .comparison(let op): return op
         case .keyword(let keyword):
@@ -70,7 +70,12 @@ extension PredicateParser {
                 throw error(.syntax, "\(describe(left.token)) alone is not a predicate: compare it (\(describe(left.token)) == …), or use TRUEPREDICATE", at: left.token.start)
             default: break
             }
-        case .end, .andSymbol, .orSymbol, .rightParenthesis:
+        case .rightParenthesis:
+            if case .comparison = try lexer.peek().kind {
+                throw error(.unsupportedConstruct, "'(' always opens a predicate group: parenthesised expressions such as (process) == \"x\" are not supported", at: token.start)
+            }
+            throw error(.syntax, "\(describe(left.token)) alone is not a predicate: compare it with ==, !=, <, >, CONTAINS, BEGINSWITH, LIKE, MATCHES, IN, …", at: left.token.start)
+        case .end, .andSymbol, .orSymbol:
             throw error(.syntax, "\(describe(left.token)) alone is not a predicate: compare it with ==, !=, <, >, CONTAINS, BEGINSWITH, LIKE, MATCHES, IN, …", at: left.token.start)
         default: break
         }

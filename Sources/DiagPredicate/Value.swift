@@ -89,14 +89,14 @@ enum ValueComparison {
         case (.symbol(let k1, let a), .symbol(let k2, let b)):
             guard k1 == k2 else { return nil }
             return a < b ? -1 : a == b ? 0 : 1
-        case (.symbol(_, let code), _):
-            return orderNumbers(.int(code), rhs)
-        case (_, .symbol(_, let code)):
-            return orderNumbers(lhs, .int(code))
         case (.recordTypes(let messageType, let eventType), _):
             return orderRecordTypes(messageType, eventType, rhs, flipped: false)
         case (_, .recordTypes(let messageType, let eventType)):
             return orderRecordTypes(messageType, eventType, lhs, flipped: true)
+        case (.symbol(_, let code), _):
+            return orderNumbers(.int(code), rhs)
+        case (_, .symbol(_, let code)):
+            return orderNumbers(lhs, .int(code))
         default:
             return orderNumbers(lhs, rhs)
         }

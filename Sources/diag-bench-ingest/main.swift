@@ -1,1 +1,60 @@
-print("not built yet")
+import Foundation
+
+/// diag-bench-ingest: the two sides of Benchmarks/ingest.sh.
+///
+///   diag-bench-ingest bare --records N --database PATH [--batch 5000]
+///   diag-bench-ingest load --records N --socket PATH [--sync-every 5000] [--seed K] [--start-at T]
+///
+///   diag-bench-ingest log --records N --socket PATH --tag T [--activity ID]
+///
+/// `log` logs through DiagClient's `Logger` (for tests of several real client processes).
+/// The others each print one line: `<mode> records=N seconds=S rate=R finished=T` (T in Unix seconds).
+/// `--start-at` (Unix seconds) lets several load clients, their records ready, start together.
+func value(_ name: String, in arguments: [String]) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("diag-bench-ingest: error: \(message)\n".utf8))
+    exit(64)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let mode = arguments.first, ["bare", "load", "log"].contains(mode) else {
+    fail("usage: diag-bench-ingest bare --records N --database PATH [--batch 5000] | load --records N --socket PATH [--sync-every 5000] [--seed K]")
+}
+guard let count = value("--records", in: arguments).flatMap(Int.init), count > 0 else { fail("--records N (a positive integer) is required") }
+let seed = value("--seed", in: arguments).flatMap(Int.init) ?? 1
+if mode == "log" {
+    guard let socket = value("--socket", in: arguments) else { fail("log needs --socket PATH") }
+    do {
+        try LoggingClient.run(
+            count: count, socketPath: socket, tag: value("--tag", in: arguments) ?? "bench",
+            activity: value("--activity", in: arguments).flatMap(Int64.init))
+    } catch {
+        FileHandle.standardError.write(Data("diag-bench-ingest: error: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+let records = BenchRecords.make(count: count, seed: seed)
+do {
+    let seconds: Double
+    if mode == "bare" {
+        guard let path = value("--database", in: arguments) else { fail("bare needs --database PATH") }
+        seconds = try BareInsertLoop.run(records: records, path: path, batch: value("--batch", in: arguments).flatMap(Int.init) ?? 5000)
+    } else {
+        guard let socket = value("--socket", in: arguments) else { fail("load needs --socket PATH") }
+        let lines = LoadClient.lines(records)
+        if let startAt = value("--start-at", in: arguments).flatMap(Double.init) {
+            let wait = startAt - Date().timeIntervalSince1970
+            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+        }
+        seconds = try LoadClient.run(lines: lines, socketPath: socket, syncEvery: value("--sync-every", in: arguments).flatMap(Int.init) ?? 5000)
+    }
+    print("\(mode) records=\(count) seconds=\(String(format: "%.3f", seconds)) rate=\(Int(Double(count) / seconds)) finished=\(String(format: "%.3f", Date().timeIntervalSince1970))")
+} catch {
+    FileHandle.standardError.write(Data("diag-bench-ingest: error: \(error)\n".utf8))
+    exit(1)
+}

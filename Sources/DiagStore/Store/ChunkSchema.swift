@@ -59,5 +59,6 @@ enum ChunkSchema {
     static let writerPragmas = """
         PRAGMA journal_mode = WAL;
         PRAGMA synchronous = NORMAL;
+        PRAGMA wal_autocheckpoint = 8192;
         """
 }

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Ingest throughput with durability: diagd fed by 4 client processes, each sending a sync every
+# 5,000 records (and waiting for it), beside a bare SQLite insert loop of the same records,
+# in one run. Prints records/s for both, the ratio, and diagd's peak RSS.
+#
+#   Benchmarks/ingest.sh [records-per-client]     (default 250000; 4 clients)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PER_CLIENT=${1:-250000}
+CLIENTS=4
+TOTAL=$((PER_CLIENT * CLIENTS))
+
+swift build -c release --product diagd >/dev/null
+swift build -c release --product diag-bench-ingest >/dev/null
+BIN=$(swift build -c release --show-bin-path)
+
+WORK=$(mktemp -d /tmp/diag-bench-ingest.XXXXXX)
+DIAGD_PID=""
+cleanup() {
+    if [[ -n "$DIAGD_PID" ]] && kill -0 "$DIAGD_PID" 2>/dev/null; then kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID" || true; fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+echo "== bare SQLite insert loop: $TOTAL records, one transaction per 5000"
+BARE=$("$BIN/diag-bench-ingest" bare --records "$TOTAL" --database "$WORK/bare.sqlite" --batch 5000)
+echo "$BARE"
+BARE_RATE=$(sed -E 's/.*rate=([0-9]+).*/\1/' <<<"$BARE")
+
+echo "== diagd: $CLIENTS clients x $PER_CLIENT records, sync every 5000"
+"$BIN/diagd" --store "$WORK/store" --socket "$WORK/diagd.sock" 2>"$WORK/diagd.stderr" &
+DIAGD_PID=$!
+for _ in $(seq 1 200); do [[ -S "$WORK/diagd.sock" ]] && break; sleep 0.05; done
+START=$(awk -v now="$(date +%s.%N)" 'BEGIN { printf "%.3f", now + 4 }')
+PIDS=()
+for i in $(seq 1 $CLIENTS); do
+    "$BIN/diag-bench-ingest" load --records "$PER_CLIENT" --socket "$WORK/diagd.sock" --seed "$i" --start-at "$START" >"$WORK/client-$i.out" &
+    PIDS+=($!)
+done
+for pid in "${PIDS[@]}"; do wait "$pid"; done
+cat "$WORK"/client-*.out
+LAST=$(sed -E 's/.*finished=([0-9.]+).*/\1/' "$WORK"/client-*.out | sort -n | tail -1)
+PEAK_KB=$(awk '/VmHWM/ {print $2}' "/proc/$DIAGD_PID/status")
+CPU=$(awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$DIAGD_PID/stat")
+kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID"; DIAGD_PID=""
+STORED=$(for f in "$WORK"/store/Persist/*.chunk.sqlite; do sqlite3 "$f" "select count(*) from records where process <> 'diagd'" 2>/dev/null || echo 0; done | awk '{s += $1} END {print s}')
+
+awk -v cpu="$CPU" -v total="$TOTAL" -v start="$START" -v last="$LAST" -v bare="$BARE_RATE" -v peak="$PEAK_KB" -v stored="$STORED" 'BEGIN {
+    seconds = last - start; rate = total / seconds
+    printf "\n%-36s %12s\n", "", "records/s"
+    printf "%-36s %12d\n", "bare SQLite insert loop (1 process)", bare
+    printf "%-36s %12d\n", "diagd, 4 clients, sync every 5000", rate
+    printf "ratio diagd / bare: %.2f (target >= 0.60); target >= 300000 records/s: %s\n", rate / bare, (rate >= 300000 ? "met" : "NOT met")
+    printf "diagd CPU time: %.2f s (user + system, all threads), %.1f us per record\n", cpu, cpu * 1e6 / total
+    printf "diagd peak RSS: %.1f MiB (target < 128 MiB); records stored: %d of %d\n", peak / 1024, stored, total
+}'

@@ -1,0 +1,137 @@
+import DiagCommandLine
+import DiagImport
+import DiagModel
+import DiagOutput
+import DiagQuery
+import Foundation
+
+/// `diag show`: the records of stores, bundles and log files that match, in time order, in one
+/// of `log show`'s styles.
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show log records from a store, bundles or log files.",
+        discussion: """
+            A SOURCE is a store directory, a bundle (.tar.gz, .tar.zst, .tar) or a plain log file: NDJSON, \
+            Apple's log show --style json, BSD syslog, journalctl -o json or Android logcat. Without a SOURCE, \
+            the default store: $DIAG_STORE, else $XDG_STATE_HOME/diag/system_logs.logarchive, else \
+            ~/.local/state/diag/system_logs.logarchive.
+            Records come out in time order; a plain file keeps its own order and several sources are \
+            interleaved by time. Times are shown and read in --timezone, else $TZ, else UTC. \
+            Without --info and --debug only Default, Error and Fault records show, as with log show. \
+            Lines of a file that are not records are reported as FILE:LINE: reason on stderr; the \
+            command then exits with status 65 after showing everything it could read.
+            """)
+
+    @Option(help: "Show only records that match this predicate (NSPredicate format, as log show).")
+    var predicate: String?
+
+    @Option(help: "Read the predicate from a file; lines starting with # are comments.", valueName: "file")
+    var predicateFile: String?
+
+    @Option(name: "var", help: "A value for $NAME in the predicate.", valueName: "name=value")
+    var variables: [String]
+
+    @Option(help: "Show records from this time on: \(TimeArgument.accepted).", valueName: "time")
+    var start: String?
+
+    @Option(help: "Show records before this time (same forms as --start).", valueName: "time")
+    var end: String?
+
+    @Option(help: "Show records of the last 30s, 5m, 2h or 1d before now.", valueName: "duration")
+    var last: String?
+
+    @Flag(help: "Include Info records.")
+    var info: Bool
+
+    @Flag(help: "Include Debug records.")
+    var debug: Bool
+
+    @Option(help: "Show only this process, by ID or name.", valueName: "pid|name")
+    var process: [String]
+
+    @Option(help: "Show only records logged by this sender (library or module).", valueName: "name")
+    var sender: [String]
+
+    @Option(help: "The output style.")
+    var style: OutputStyle = .default
+
+    @Option(help: "Show and read times in this zone: a name (Europe/Paris) or an offset (+0100). Default: $TZ, else UTC.", valueName: "zone")
+    var timezone: String?
+
+    @Option(help: "Colour levels.")
+    var color: ColorMode = .auto
+
+    @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
+    var year: Int?
+
+    @Argument(help: "Stores, bundles or log files to read (default: the default store).", valueName: "source")
+    var sources: [String]
+
+    private var zone = DisplayZone.utc
+    private var window: (start: Int64?, end: Int64?) = (nil, nil)
+    private var boundVariables: [String: String] = [:]
+
+    mutating func validate() throws {
+        if predicate != nil, predicateFile != nil {
+            throw ValidationError("--predicate and --predicate-file cannot be used together")
+        }
+        if last != nil, start != nil {
+            throw ValidationError("--last and --start cannot be used together")
+        }
+        if let timezone {
+            guard let parsed = DisplayZone(parsing: timezone) else {
+                throw ValidationError("The value '\(timezone)' is invalid for '--timezone <zone>'; accepted: a zone name like Europe/Paris, UTC, or an offset like +0100 or -05:30")
+            }
+            zone = parsed
+        } else {
+            zone = DisplayZone.fromEnvironment()
+        }
+        if let year, !(1970...9999).contains(year) {
+            throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
+        }
+        boundVariables = try VariableArguments.parse(variables)
+        if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
+        if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
+        if let last {
+            let now = Int64(Date().timeIntervalSince1970 * 1e9)
+            window.start = now - (try TimeArgument.duration(last))
+        }
+        if let start = window.start, let end = window.end, end < start {
+            throw ValidationError("--end (\(end / 1_000_000_000)) is before --start (\(start / 1_000_000_000)); nothing could match")
+        }
+    }
+
+    func run() throws {
+        let predicateText = try predicateFile.map(PredicateFile.read) ?? predicate
+        let condition = try predicateText.map { try PredicateCondition.make($0, variables: boundVariables) }
+        let selection = RecordSelection(
+            start: window.start, end: window.end, includeInfo: info, includeDebug: debug,
+            processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)
+        let querySources = try SourceArguments.resolve(sources)
+        let sink = OutputSink.standardOutput()
+        let printer = RecordPrinter(style: style, zone: zone, colored: color.enabled(isTerminal: sink.isTerminal), sink: sink)
+        let query = LogQuery(selection: selection, condition: condition)
+        let options = ImportOptions(year: year, timeZone: zone.timeZone)
+        let results = try query.open(querySources, bundleOpener: SourceArguments.bundleOpener, options: options) { issue in
+            sink.flush()
+            StandardStream.error.write("\(issue)\n")
+        }
+        printer.begin()
+        do {
+            while let record = try results.next() { printer.write(record) }
+        } catch {
+            printer.finish()
+            throw error
+        }
+        printer.finish()
+        if results.refusedCount > 0 {
+            let count = results.refusedCount
+            StandardStream.error.write("diag show: \(count) line\(count == 1 ? " was" : "s were") refused (not records); \(printer.count) record\(printer.count == 1 ? "" : "s") shown\n")
+            throw ExitCode.dataError
+        }
+    }
+}
+
+extension OutputStyle: ExpressibleByArgument {}
+extension ColorMode: ExpressibleByArgument {}

@@ -1,1 +1,0 @@
-// The DiagImport target; its owner fills it in.

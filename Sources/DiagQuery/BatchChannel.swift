@@ -1,0 +1,80 @@
+import Foundation
+
+/// A bounded hand-over of batches from one reading thread to the query: at most two batches
+/// wait, so memory stays flat whatever the file's size.
+final class BatchChannel: @unchecked Sendable {
+    // Safe: every field is read and written with `condition` locked.
+    static let batchSize = 2048
+    private static let capacity = 2
+
+    struct Cancelled: Error {}
+
+    private let condition = NSCondition()
+    private var queue: [[FileItem]] = []
+    private var opened = false
+    private var finished = false
+    private var cancelled = false
+    private var failure: (any Error)?
+
+    /// Reader side: the file is open (or could not be opened: `failure`).
+    func open(failure: (any Error)?) {
+        condition.withLock {
+            opened = true
+            if let failure {
+                self.failure = failure
+                finished = true
+            }
+            condition.broadcast()
+        }
+    }
+
+    /// Query side: waits until the reader has opened the file, and throws why it could not.
+    func waitUntilOpened() throws {
+        try condition.withLock {
+            while !opened { condition.wait() }
+            if let failure, queue.isEmpty, finished { throw failure }
+        }
+    }
+
+    /// Reader side: hands over the batch (leaving it empty); waits while the queue is full.
+    func put(_ batch: inout [FileItem]) throws {
+        guard !batch.isEmpty else { return }
+        try condition.withLock {
+            while queue.count >= Self.capacity, !cancelled { condition.wait() }
+            if cancelled { throw Cancelled() }
+            queue.append(batch)
+            condition.broadcast()
+        }
+        batch.removeAll(keepingCapacity: true)
+    }
+
+    func finish(failure: (any Error)?) {
+        condition.withLock {
+            finished = true
+            self.failure = failure
+            condition.broadcast()
+        }
+    }
+
+    /// Query side: the next batch, nil at the end, or the reader's failure.
+    func take() throws -> [FileItem]? {
+        try condition.withLock {
+            while queue.isEmpty, !finished { condition.wait() }
+            if !queue.isEmpty {
+                let batch = queue.removeFirst()
+                condition.broadcast()
+                return batch
+            }
+            if let failure { throw failure }
+            return nil
+        }
+    }
+
+    /// Query side: the reader stops at its next hand-over (the query ended early).
+    func cancel() {
+        condition.withLock {
+            cancelled = true
+            condition.broadcast()
+        }
+    }
+}

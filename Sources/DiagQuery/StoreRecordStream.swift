@@ -1,0 +1,61 @@
+import DiagModel
+import DiagStore
+import Foundation
+
+/// A query over a store directory: levels, processes, senders and the predicate's plan go to
+/// SQL; the store merges its chunks in time order; the residual is checked here.
+struct StoreRecordStream: RecordStream {
+    private let cursor: RecordCursor
+    private let residual: ((LogRecord) -> Bool)?
+
+    init(store url: URL, selection: RecordSelection, condition: QueryCondition?) throws {
+        let store: LogStore
+        do {
+            store = try LogStore.open(at: url, options: .readOnly)
+        } catch let error as StoreError {
+            throw QueryError(error.description)
+        }
+        var clauses: [String] = []
+        var bindings: [SQLValue] = []
+        if let own = selection.sqlCondition {
+            clauses.append(own.sql)
+            bindings += own.bindings
+        }
+        if let sql = condition?.sqlWhere, !sql.isEmpty {
+            clauses.append("(\(sql))")
+            bindings += condition?.bindings ?? []
+        }
+        let filter = StoreFilter(
+            start: Self.later(selection.start, condition?.start),
+            end: Self.earlier(selection.end, condition?.end),
+            whereSQL: clauses.isEmpty ? nil : clauses.joined(separator: " AND "),
+            bindings: bindings,
+            messageSearch: condition?.messageSearch ?? [])
+        cursor = store.records(filter: filter)
+        residual = condition?.residual
+    }
+
+    mutating func next() throws -> LogRecord? {
+        do {
+            while let record = try cursor.next() {
+                if let residual, !residual(record) { continue }
+                return record
+            }
+            return nil
+        } catch let error as StoreError {
+            throw QueryError(error.description)
+        }
+    }
+
+    private static func later(_ a: Int64?, _ b: Int64?) -> Int64? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return max(a, b)
+    }
+
+    private static func earlier(_ a: Int64?, _ b: Int64?) -> Int64? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
+    }
+}

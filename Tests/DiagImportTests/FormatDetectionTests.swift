@@ -1,0 +1,40 @@
+import DiagImport
+import Testing
+
+@Suite struct FormatDetectionTests {
+    @Test(arguments: [
+        (#"{"timestamp":1,"eventMessage":"m"}"#, ImportFormat.ndjson),
+        ("\n\n  " + #"{"eventMessage":"m"}"#, .ndjson),
+        ("\u{FEFF}" + #"{"eventMessage":"m"}"#, .ndjson),
+        ("[{\n", .appleJSON),
+        (" [\n", .appleJSON),
+        (#"{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1","MESSAGE":"m"}"#, .journalJSON),
+        ("Jul  1 09:00:55 host kernel[0]: message", .syslog),
+        ("<13>Jul 11 09:00:55 host app: message", .syslog),
+        ("03-17 16:13:38.811  1702  2395 D WindowManager: msg", .logcat),
+        ("--------- beginning of main\n03-17 16:13:38.811  1702  2395 D WindowManager: msg", .logcat),
+    ])
+    func detectsFromTheFirstLine(text: String, format: ImportFormat) throws {
+        #expect(try ImportFormat.detect(Array(text.utf8)) == format)
+    }
+
+    @Test func blankInputHasNoFormat() throws {
+        #expect(try ImportFormat.detect(Array(" \n\t\n".utf8)) == nil)
+    }
+
+    @Test func unknownFormatQuotesTheLineAndListsFormats() {
+        #expect {
+            _ = try ImportFormat.detect(Array("\nhello world\nmore".utf8), source: "notes.txt")
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("unknown log format in notes.txt: the first line \"hello world\" is none of:\n  ndjson: NDJSON records")
+                && ImportFormat.allCases.allSatisfy { text.contains("  \($0.name): ") }
+        }
+    }
+
+    @Test func namesForTheFormatOption() {
+        #expect(ImportFormat.allCases.map(\.name) == ["ndjson", "json", "syslog", "journal", "logcat"])
+        #expect(ImportFormat(name: "SYSLOG") == .syslog)
+        #expect(ImportFormat(name: "xml") == nil)
+    }
+}
