@@ -10,7 +10,11 @@ public struct Diag: ParsableCommand {
         version: "diag \(version)",
         subcommands: [
             ShowCommand.self,
+            ImportCommand.self,
             IndexCommand.self,
+            CollectCommand.self,
+            FeedbackCommand.self,
+            VerifyCommand.self,
         ])
 
     public init() {}
