@@ -10,7 +10,12 @@ public struct Diag: ParsableCommand {
         version: "diag \(version)",
         subcommands: [
             ShowCommand.self,
+            ImportCommand.self,
             IndexCommand.self,
+            GenerateCommand.self,
+            CollectCommand.self,
+            FeedbackCommand.self,
+            VerifyCommand.self,
         ])
 
     public init() {}

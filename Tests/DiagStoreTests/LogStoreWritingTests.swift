@@ -107,3 +107,21 @@ func strings(_ database: Database, _ sql: String) throws -> [String] {
     while try statement.step() { values.append(statement.string(at: 0)) }
     return values
 }
+
+@Suite struct WriterLockTests {
+    @Test func aSecondAppenderIsRefusedUntilTheFirstCloses() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let first = try LogStore.open(at: url, create: true)
+        try first.append([StoreTestRecords.full(0)])
+        let second = try LogStore.open(at: url)
+        let error = #expect(throws: StoreError.self) { try second.append([StoreTestRecords.full(1)]) }
+        #expect(error?.kind == .locked)
+        #expect(error?.path == url.appendingPathComponent("writer.lock").path)
+        // Readers are never refused.
+        #expect(try second.records().all().count == 1)
+        try first.close()
+        try second.append([StoreTestRecords.full(1)])
+        #expect(try second.count() == 2)
+    }
+}

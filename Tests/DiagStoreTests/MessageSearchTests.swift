@@ -85,3 +85,22 @@ import TestSupport
         #expect(store.info.chunks.allSatisfy { $0.searchIndex })
     }
 }
+
+@Suite struct MessageSearchAcrossProcessesTests {
+    @Test func anIndexBuiltByAnotherStoreValueIsUsedDespiteAStaleInfo() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let writer = try LogStore.open(at: url, create: true)
+        try writer.append((0..<50).map { LogRecord(timestamp: Int64($0), eventMessage: $0 == 7 ? "needle here" : "hay \($0)") })
+        try writer.rotate()
+        // As `diag index` would, from another process.
+        #expect(try LogStore.open(at: url).buildSearchIndexes() == 1)
+        #expect(writer.info.chunks[0].searchIndex == false)
+        let found = try writer.records(filter: StoreFilter(messageSearch: ["needle"])).all()
+        #expect(found.map(\.eventMessage) == ["needle here"])
+        #expect(try writer.count(filter: StoreFilter(messageSearch: ["needle"])) == 1)
+        // The writer's own build finds the index there and does not build it again.
+        #expect(try writer.buildSearchIndexes() == 1)
+        #expect(writer.info.chunks[0].searchIndex)
+    }
+}

@@ -62,7 +62,7 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "Colour levels.")
     var color: ColorMode = .auto
 
-    @Option(help: "The year of syslog lines, which carry none (default: the current year).")
+    @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
     var year: Int?
 
     @Argument(help: "Stores, bundles or log files to read (default: the default store).", valueName: "source")

@@ -20,8 +20,9 @@ final class ChunkReader {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
             database = try Database(path: path, options: .init(readOnly: true))
-            guard try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'records'") == 1 else { return nil }
-            let condition = ChunkCondition(filter: filter, searchIndex: chunk.searchIndex)
+            let tables = try ChunkTables(database)
+            guard tables.hasRecords else { return nil }
+            let condition = ChunkCondition(filter: filter, searchIndex: tables.hasSearchIndex)
             var sql = "SELECT \(ChunkSchema.selectColumns) FROM records\(condition.sql) ORDER BY timestamp, id"
             if let limit = filter.limit { sql += " LIMIT \(max(0, limit))" }
             statement = try database.prepare(sql)
@@ -54,3 +55,17 @@ final class ChunkReader {
 
 @available(*, unavailable)
 extension ChunkReader: Sendable {}
+
+/// Which tables a chunk file holds, read from the file itself: `Info.json` may lag behind
+/// another process (diagd sealing, `diag index` indexing).
+struct ChunkTables {
+    var hasRecords = false
+    var hasSearchIndex = false
+
+    init(_ database: Database) throws {
+        let statement = try database.prepare("SELECT name FROM sqlite_master WHERE name IN ('records', '\(ChunkSchema.searchTable)')")
+        while try statement.step() {
+            if statement.string(at: 0) == "records" { hasRecords = true } else { hasSearchIndex = true }
+        }
+    }
+}

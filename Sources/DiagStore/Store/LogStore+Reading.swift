@@ -29,8 +29,11 @@ extension LogStore {
             guard FileManager.default.fileExists(atPath: path) else { continue }
             do {
                 let database = try Database(path: path, options: .init(readOnly: true))
-                guard try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'records'") == 1 else { continue }
-                try body(database, chunk, path)
+                let tables = try ChunkTables(database)
+                guard tables.hasRecords else { continue }
+                var current = chunk
+                current.searchIndex = tables.hasSearchIndex
+                try body(database, current, path)
             } catch {
                 throw StoreError.chunk(path, error)
             }

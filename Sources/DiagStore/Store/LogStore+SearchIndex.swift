@@ -42,8 +42,9 @@ enum MessageSearchIndex {
         do {
             let database = try Database(path: path, options: .init(create: false))
             try database.execute(ChunkSchema.writerPragmas)
+            // Built in one transaction: a table that exists is complete (another process built it).
+            guard try !ChunkTables(database).hasSearchIndex else { return try ChunkSealer.measure(database, chunk: chunk) }
             try database.inTransaction(.immediate) {
-                try database.execute("DROP TABLE IF EXISTS \(ChunkSchema.searchTable)")
                 try database.execute(ChunkSchema.createSearch)
                 let rows = try database.prepare("SELECT id, eventMessage FROM records")
                 let insert = try database.prepare("INSERT INTO \(ChunkSchema.searchTable) (rowid, message) VALUES (?, ?)")

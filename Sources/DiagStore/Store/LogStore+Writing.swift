@@ -71,6 +71,7 @@ extension LogStore {
     /// is still unsealed and below the size limit (after a restart), else a new chunk.
     private func openWriterLocked() throws -> (ChunkWriter, String) {
         if let writer = state.writer, let file = state.writerChunk { return (writer, file) }
+        if state.writerLock == nil { state.writerLock = try WriterLock(storeURL: url) }
         if let newest = state.info.chunks.last, !newest.sealed, newest.byteCount < options.chunkSizeLimit,
            !state.sealing.contains(newest.file)
         {

@@ -38,6 +38,8 @@ public final class LogStore: @unchecked Sendable {
         var info: StoreInfo
         var writer: ChunkWriter?
         var writerChunk: String?
+        /// The lock that makes this value the store's only appender, once it has appended.
+        var writerLock: WriterLock?
         var sealing: Set<String> = []
         var lastInfoSave = ContinuousClock.now
     }
@@ -132,6 +134,7 @@ public final class LogStore: @unchecked Sendable {
             state.writer = nil
             state.writerChunk = nil
             try saveInfoLocked()
+            state.writerLock = nil
         }
     }
 

@@ -13,6 +13,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case unsupportedVersion
         /// The store was opened read-only and the operation writes.
         case readOnly
+        /// Another process (or another `LogStore` value) is appending to the store.
+        case locked
         /// Anything else SQLite or the file system reported.
         case io
     }

@@ -1,0 +1,141 @@
+import DiagCommandLine
+import DiagImport
+import DiagModel
+import DiagOutput
+import DiagStore
+import Foundation
+
+/// `diag import`: reads log files of any supported format into a store, then seals the chunk
+/// written so that its indexes exist.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import log files into a log store.",
+        discussion: """
+            Formats are detected from content: NDJSON (ours or log show --style ndjson), log show \
+            --style json, BSD syslog, journalctl -o json, Android logcat threadtime. A FILE of - reads \
+            standard input. Syslog and logcat times are read in $TZ, else UTC. Lines that are not \
+            records are reported as FILE:LINE: reason and counted; the others are imported, and the \
+            command exits with status 65.
+            """)
+
+    @Option(help: "The store directory, created if missing (default: $DIAG_STORE, else the state directory's system_logs.logarchive).", valueName: "directory")
+    var store: String?
+
+    @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
+    var year: Int?
+
+    @Argument(help: "The log files to import.", valueName: "file")
+    var files: [String]
+
+    static let batchSize = 8192
+
+    mutating func validate() throws {
+        if files.isEmpty { throw ValidationError("Missing expected argument '<file> ...'") }
+        if let year, !(1970...9999).contains(year) {
+            throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
+        }
+    }
+
+    func run() throws {
+        let url = StoreLocation.resolve(store)
+        let logStore: LogStore
+        do {
+            logStore = try LogStore.open(at: url, create: true)
+        } catch let error as StoreError {
+            throw RuntimeError(error.description)
+        }
+        let options = ImportOptions(year: year, timeZone: DisplayZone.fromEnvironment().timeZone)
+        var tally = ImportTally()
+        let progress = ImportProgress(enabled: StandardStream.error.isTerminal)
+        for file in files {
+            do {
+                let reader = try file == "-" ? LogFileReader.standardInput(options: options) : LogFileReader(path: file, options: options)
+                try importFile(reader, into: logStore, tally: &tally, progress: progress)
+            } catch let error as ImportError {
+                progress.clear()
+                StandardStream.error.write("Error: \(error.description)\n")
+                tally.failedFiles += 1
+                if case .unreadable = error { tally.unreadable = true }
+            } catch let error as StoreError {
+                progress.clear()
+                throw RuntimeError(error.description)
+            }
+        }
+        do {
+            try logStore.rotate()
+            try logStore.close()
+        } catch let error as StoreError {
+            throw RuntimeError(error.description)
+        }
+        StandardStream.output.write(tally.summary(store: url.path))
+        if tally.unreadable { throw ExitCode.failure }
+        if tally.refused > 0 || tally.failedFiles > 0 { throw ExitCode.dataError }
+    }
+
+    private func importFile(_ reader: LogFileReader, into logStore: LogStore, tally: inout ImportTally, progress: ImportProgress) throws {
+        var batch: [LogRecord] = []
+        batch.reserveCapacity(Self.batchSize)
+        var fileRecords = 0
+        var fileRefused = 0
+        try reader.forEach(
+            record: { record in
+                batch.append(record)
+                if batch.count >= Self.batchSize {
+                    try logStore.append(batch)
+                    fileRecords += batch.count
+                    batch.removeAll(keepingCapacity: true)
+                    progress.update(file: reader.source, records: fileRecords)
+                }
+            },
+            issue: { issue in
+                progress.clear()
+                StandardStream.error.write("\(issue)\n")
+                fileRefused += 1
+            })
+        try logStore.append(batch)
+        fileRecords += batch.count
+        progress.clear()
+        tally.records += fileRecords
+        tally.refused += fileRefused
+        tally.files += 1
+    }
+}
+
+/// What an import did, for its closing line.
+struct ImportTally {
+    var files = 0
+    var records = 0
+    var refused = 0
+    var failedFiles = 0
+    var unreadable = false
+
+    func summary(store: String) -> String {
+        var line = "Imported \(records) record\(records == 1 ? "" : "s") from \(files) file\(files == 1 ? "" : "s") into \(store)"
+        if refused > 0 { line += "; \(refused) line\(refused == 1 ? " was" : "s were") refused" }
+        if failedFiles > 0 { line += "; \(failedFiles) file\(failedFiles == 1 ? "" : "s") could not be read" }
+        return line + "\n"
+    }
+}
+
+/// A progress line on a terminal's stderr, rewritten at most four times a second.
+final class ImportProgress {
+    private let enabled: Bool
+    private var lastUpdate = ContinuousClock.now
+    private var shown = false
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func update(file: String, records: Int) {
+        guard enabled, ContinuousClock.now - lastUpdate > .milliseconds(250) else { return }
+        lastUpdate = .now
+        shown = true
+        StandardStream.error.write("\r\u{1B}[KImporting \(file): \(records) records")
+    }
+
+    func clear() {
+        guard shown else { return }
+        shown = false
+        StandardStream.error.write("\r\u{1B}[K")
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Hostile and broken input: refused with its place and a reason, never a crash.
+@Suite struct BadInputTests {
+    @Test func badLinesAreNamedAndGoodRecordsShown() throws {
+        let folder = try TemporaryDirectory("diag-bad")
+        let lines = Fixtures.appleNDJSON.split(separator: "\n").map(String.init)
+        let file = try folder.write("bad.ndjson", [lines[0], "{\"timestamp\": \"yesterday\", \"eventMessage\": \"x\"}", lines[1], "[1, 2", "\u{1}\u{2}binary"].joined(separator: "\n") + "\n")
+        let output = try diag(["show", "--style", "ndjson", file])
+        #expect(output.status == 65)
+        let stdout = output.stdout.split(separator: "\n")
+        #expect(stdout.count == 2)
+        let stderr = output.stderr.split(separator: "\n").map(String.init)
+        #expect(stderr.count == 4)
+        #expect(stderr[0].hasPrefix("\(file):2:"))
+        #expect(stderr[1].hasPrefix("\(file):4:"))
+        #expect(stderr[2].hasPrefix("\(file):5:"))
+        #expect(stderr[3] == "diag show: 3 lines were refused (not records); 2 records shown")
+    }
+
+    @Test func badPredicatesExit65WithACaret() throws {
+        let folder = try TemporaryDirectory("diag-bad-predicate")
+        let file = try folder.write("a.ndjson", Fixtures.appleNDJSON)
+        for predicate in ["process ==", "process == 'x' AND", "nosuchfield == 1", "process == $UNBOUND", "((((", "message MATCHES '['", "\u{0}"] {
+            let output = try diag(["show", "--predicate", predicate, file])
+            #expect(output.status == 65, "predicate \(predicate)")
+            #expect(output.stderr.hasPrefix("Error: "), "predicate \(predicate)")
+            #expect(output.stdout == "")
+        }
+        let caret = try diag(["show", "--predicate", "process == 'a' AND AND", file])
+        #expect(caret.stderr.contains("^"))
+        let deep = try diag(["show", "--predicate", String(repeating: "(", count: 10000) + "TRUEPREDICATE" + String(repeating: ")", count: 10000), file])
+        #expect(deep.status == 65)
+    }
+
+    @Test func predicateFilesThatHoldNothingOrCannotBeRead() throws {
+        let folder = try TemporaryDirectory("diag-predicate-file")
+        let file = try folder.write("a.ndjson", Fixtures.appleNDJSON)
+        let empty = try folder.write("empty.predicate", "# only a comment\n\n")
+        let output = try diag(["show", "--predicate-file", empty, file])
+        #expect(output.status == 65)
+        #expect(output.stderr == "Error: \(empty): the predicate file holds no predicate (only comments or blank lines)\n")
+        let missing = try diag(["show", "--predicate-file", folder.file("nothing").path, file])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("cannot read the predicate file"))
+    }
+
+    @Test func sourcesThatAreNotThere() throws {
+        let folder = try TemporaryDirectory("diag-missing")
+        let missing = try diag(["show", folder.file("absent.log").path])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "Error: \(folder.file("absent.log").path): no such file or directory\n")
+        let notAStore = try diag(["show", folder.path])
+        #expect(notAStore.status == 1)
+        #expect(notAStore.stderr.contains("not a log store"))
+        let noDefault = try diag(["show"], environment: ["DIAG_STORE": folder.file("none").path])
+        #expect(noDefault.status == 1)
+        #expect(noDefault.stderr.contains("no log store at \(folder.file("none").path) (the default store)"))
+        let unknown = try diag(["show", try folder.write("garbage.bin", "\u{7F}ELF\u{0}\u{0}garbage\n")])
+        #expect(unknown.status == 65 || unknown.status == 1)
+        #expect(unknown.stderr.hasPrefix("Error: "))
+    }
+
+    @Test func brokenStoresAreReportedNotCrashedOn() throws {
+        let folder = try TemporaryDirectory("diag-broken-store")
+        let store = folder.file("store").path
+        _ = try diag(["import", "--store", store, try folder.write("a.ndjson", Fixtures.appleNDJSON)])
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: store + "/Info.json"))
+        let output = try diag(["show", store])
+        #expect(output.status != 0)
+        #expect(output.stderr.hasPrefix("Error: "))
+        #expect(output.stderr.contains("Info.json"))
+    }
+}
