@@ -1,1 +1,0 @@
-// The DiagGenerator target; its owner fills it in.
