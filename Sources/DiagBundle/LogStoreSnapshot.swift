@@ -44,7 +44,7 @@ struct LogStoreSnapshot {
         }
         let info = store.info
         let persist = source.appendingPathComponent("Persist", isDirectory: true)
-        let pinned: [(ChunkInfo, Database)] = try info.chunks
+        var pinned: [(chunk: ChunkInfo, database: Database?)] = try info.chunks
             .filter { !$0.sealed || window.overlaps(oldest: $0.oldestTimestamp, newest: $0.newestTimestamp) }
             .compactMap { chunk in
                 let path = persist.appendingPathComponent(chunk.file).path
@@ -54,9 +54,12 @@ struct LogStoreSnapshot {
         let destinationPersist = destination.appendingPathComponent("Persist", isDirectory: true)
         try FileManager.default.createDirectory(at: destinationPersist, withIntermediateDirectories: true)
         var chunks: [ChunkInfo] = []
-        for (chunk, database) in pinned {
+        for index in pinned.indices {
+            let chunk = pinned[index].chunk
             let target = destinationPersist.appendingPathComponent(chunk.file).path
-            try SQLiteSnapshot.copy(database, to: target)
+            try SQLiteSnapshot.copy(pinned[index].database!, to: target)
+            // Closed once copied, so the page caches of a store's many chunks never add up.
+            pinned[index].database = nil
             if let copied = try trim(target, chunk: chunk) { chunks.append(copied) }
         }
         let snapshotInfo = StoreInfo(identifier: info.identifier, chunks: chunks)
