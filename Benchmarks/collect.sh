@@ -24,8 +24,9 @@ measure() {
 }
 
 # Four components' records, 128 MiB of NDJSON at a time, imported until the store is big enough.
+store_mib() { if [ -d "$store" ]; then du -sm "$store" | cut -f1; else echo 0; fi; }
 batch=0
-while [ "$(du -sm "$store" 2>/dev/null | cut -f1 || echo 0)" -lt "$size_mib" ]; do
+while [ "$(store_mib)" -lt "$size_mib" ]; do
     python3 - "$batch" >"$work/batch.ndjson" <<'PY'
 import json, random, sys
 batch = int(sys.argv[1])
@@ -49,11 +50,11 @@ PY
     batch=$((batch + 1))
 done
 rm -f "$work/batch.ndjson"
-store_mib=$(du -sm "$store" | cut -f1)
+size=$(store_mib)
 cat "$store"/Persist/* >/dev/null  # every run starts from the page cache
 mkdir -p "$work/out"
 
-echo "Store: $store_mib MiB in $(ls "$store/Persist" | grep -c 'chunk.sqlite$') chunks"
+echo "Store: $size MiB in $(ls "$store/Persist" | grep -c 'chunk.sqlite$') chunks"
 printf '%-34s %9s %14s %8s\n' "" "seconds" "peak RSS MiB" "ratio"
 for compression in zstd gzip; do
     case $compression in

@@ -48,19 +48,16 @@ public struct BundleCollector {
         }
         try writeTexts(root: root)
 
-        progress?(BundleProgress(phase: "summarising", archivedBytes: 0))
-        let statistics = try BundleStatistics.count(storeDirectory: storeFolder)
-        manifest.recordCounts = statistics.recordCounts
-        try FileManager.default.createDirectory(at: root.appendingPathComponent(BundleLayout.summaries), withIntermediateDirectories: true)
-        try write(try statistics.jsonData(), to: root.appendingPathComponent(BundleLayout.stats))
-        let errors = try ErrorDigest.write(storeDirectory: storeFolder, to: root.appendingPathComponent(BundleLayout.errors), hostName: hostName)
-        let report = ReportPage(manifest: manifest, statistics: statistics, errors: errors, notes: request.notes)
-        try write(Data(report.html().utf8), to: root.appendingPathComponent(BundleLayout.report))
-
+        // The summaries read the snapshot while the archive takes it in: two cores at work.
+        let staged = try stagedFiles(root)
+        let summaries = SummaryJob(storeFolder: storeFolder, root: root, hostName: hostName, manifest: manifest, notes: request.notes)
+        summaries.start()
         let partial = outputPath + ".partial"
         do {
-            manifest.files = try archive(root: root, top: top, to: partial, manifest: manifest, progress: progress)
+            manifest = try archive(root: root, top: top, staged: staged, to: partial, manifest: manifest,
+                                   summaries: summaries, progress: progress)
         } catch {
+            _ = try? summaries.wait()
             try? FileManager.default.removeItem(atPath: partial)
             throw error
         }
@@ -77,31 +74,37 @@ public struct BundleCollector {
         return BundleResult(path: outputPath, manifest: manifest, redactionMapPath: mapPath)
     }
 
-    /// Streams every staged file into the archive, the manifest last, and returns the digests.
-    private func archive(root: URL, top: String, to path: String, manifest: BundleManifest,
-                         progress: ((BundleProgress) -> Void)?) throws -> [BundleFileDigest] {
+    /// Streams the staged files into the archive, then the summaries once they are ready, the
+    /// manifest last; returns the manifest with its record counts and digests.
+    private func archive(root: URL, top: String, staged: [String], to path: String, manifest: BundleManifest,
+                         summaries: SummaryJob, progress: ((BundleProgress) -> Void)?) throws -> BundleManifest {
         let writer = try ArchiveWriter(path: path, compression: request.compression,
                                        modificationTime: request.created / Timestamp.nanosecondsPerSecond)
         try writer.addDirectory(top)
         var digests: [BundleFileDigest] = []
-        for relative in try stagedFiles(root) {
-            let url = root.appendingPathComponent(relative)
+        func add(_ relative: String) throws {
             if relative.hasSuffix("/") {
                 try writer.addDirectory("\(top)/\(relative)")
-                continue
+                return
             }
             progress?(BundleProgress(phase: "archiving \(relative)", archivedBytes: writer.bytesWritten))
-            var digest = try writer.addFile("\(top)/\(relative)", from: url)
+            var digest = try writer.addFile("\(top)/\(relative)", from: root.appendingPathComponent(relative))
             digest.path = relative
             digests.append(digest)
-            if url.pathExtension == "sqlite" { try? FileManager.default.removeItem(at: url) }
+        }
+        for relative in staged { try add(relative) }
+        progress?(BundleProgress(phase: "summarising", archivedBytes: writer.bytesWritten))
+        let statistics = try summaries.wait()
+        for relative in ["\(BundleLayout.summaries)/", BundleLayout.stats, BundleLayout.errors, BundleLayout.report] {
+            try add(relative)
         }
         var complete = manifest
+        complete.recordCounts = statistics.recordCounts
         complete.files = digests
         try writer.addFile("\(top)/\(BundleManifest.fileName)", contents: Array(try complete.jsonData()))
         try writer.finish()
         progress?(BundleProgress(phase: "done", archivedBytes: writer.bytesWritten))
-        return digests
+        return complete
     }
 
     /// Every staged path relative to `root`, folders with a trailing `/`, in a stable order:
@@ -119,7 +122,7 @@ public struct BundleCollector {
         }
         func rank(_ path: String) -> Int {
             if path.hasPrefix(BundleLayout.logStore) { return path.hasSuffix(".sqlite") ? 1 : 0 }
-            return path == BundleLayout.report ? 3 : 2
+            return 2
         }
         return paths.sorted { rank($0) != rank($1) ? rank($0) < rank($1) : $0 < $1 }
     }

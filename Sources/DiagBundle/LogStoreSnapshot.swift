@@ -36,13 +36,7 @@ struct LogStoreSnapshot {
 
     /// Writes `destination/Info.json` and `destination/Persist/…`; returns the new store's figures.
     func write(to destination: URL) throws -> StoreInfo {
-        let store: LogStore
-        do {
-            store = try LogStore.open(at: source, options: .readOnly)
-        } catch {
-            throw BundleError.failure("cannot open the log store: \(error)")
-        }
-        let info = store.info
+        let info = try Self.openLive(source).info
         let persist = source.appendingPathComponent("Persist", isDirectory: true)
         var pinned: [(chunk: ChunkInfo, database: Database?)] = try info.chunks
             .filter { !$0.sealed || window.overlaps(oldest: $0.oldestTimestamp, newest: $0.newestTimestamp) }
@@ -71,6 +65,22 @@ struct LogStoreSnapshot {
             throw BundleError.failure("cannot write the snapshot's Info.json: \(error.localizedDescription)")
         }
         return snapshotInfo
+    }
+
+    /// Opens the live store read-only. A read-only open refuses a chunk file diagd has just
+    /// created and not yet given its schema, so that moment is waited out with a few retries.
+    static func openLive(_ source: URL) throws -> LogStore {
+        var attempt = 0
+        while true {
+            do {
+                return try LogStore.open(at: source, options: .readOnly)
+            } catch let error as StoreError where error.kind == .readOnly && attempt < 50 {
+                attempt += 1
+                usleep(20_000)
+            } catch {
+                throw BundleError.failure("cannot open the log store: \(error)")
+            }
+        }
     }
 
     /// Removes the copy's records outside the window and measures what is left; nil (and the

@@ -42,7 +42,7 @@ struct StoreSelection {
         filter.start = [filter.start, request.window.start].compactMap { $0 }.max()
         filter.end = [filter.end, request.window.end].compactMap { $0 }.min()
         do {
-            let source = try LogStore.open(at: request.storeDirectory, options: .readOnly)
+            let source = try LogStoreSnapshot.openLive(request.storeDirectory)
             let cursor = source.records(filter: filter)
             var batch: [LogRecord] = []
             batch.reserveCapacity(Self.batchSize)
