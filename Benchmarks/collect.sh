@@ -5,6 +5,7 @@
 #   diag collect --compression gzip   vs  tar -cf - STORE | gzip
 # Targets: diag collect within 1.3x of its tar pipeline; peak RSS under 128 MiB.
 # Builds diag in release (only that product). Usage: Benchmarks/collect.sh [store size in MiB, default 1024]
+# DIAG_BENCH_STORE=DIR keeps the generated store in DIR (and reuses it) instead of a temporary folder.
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 size_mib=${1:-1024}
@@ -13,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 
 swift build -c release --package-path "$repo" --product diag >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 diag="$(swift build -c release --package-path "$repo" --show-bin-path)/diag"
-store="$work/system_logs.logarchive"
+store="${DIAG_BENCH_STORE:-$work/system_logs.logarchive}"
 
 # Runs a command under /usr/bin/time -v; prints "seconds kilobytes".
 measure() {
@@ -32,13 +33,14 @@ import json, random, sys
 batch = int(sys.argv[1])
 random.seed(batch)
 procs = ["synccore", "schedulerd", "transportd", "notifierd"]
-levels = ["Default", "Info", "Debug", "Error", "Fault", "Default", "Info", "Default"]
+# About what real logs hold: mostly Default and Info, some Debug, one Error in 100, one Fault in 1,000.
+levels = ["Default"] * 600 + ["Info"] * 289 + ["Debug"] * 100 + ["Error"] * 10 + ["Fault"]
 words = "zone record push fetch token retry backoff conflict merge upload download change batch server client cache".split()
 base = 1795945200 * 10**9 + batch * 3600 * 10**9
 out, written, i = sys.stdout, 0, 0
 while written < 128 << 20:
     p = i % 4
-    line = json.dumps({"timestampNanoseconds": base + i * 2_000_000, "messageType": levels[i % 8], "process": procs[p],
+    line = json.dumps({"timestampNanoseconds": base + i * 2_000_000, "messageType": levels[i * 7919 % 1000], "process": procs[p],
         "processID": 100 + p, "sender": "SyncKit", "subsystem": "com.example.sync." + procs[p], "category": "engine",
         "threadID": 1000 + i % 13, "metadata": {"storeIdentifier": "S-%d" % (i % 5)},
         "eventMessage": " ".join(random.choice(words) for _ in range(12)) + " id=%d zone=Z%d" % (i, i % 97)}) + "\n"

@@ -37,27 +37,22 @@ public struct BundleCollector {
 
         progress?(BundleProgress(phase: "snapshotting the log store", archivedBytes: 0))
         let storeFolder = root.appendingPathComponent(BundleLayout.logStore, isDirectory: true)
-        try StoreSelection(request: request, redactor: redactor).write(to: storeFolder)
-
-        progress?(BundleProgress(phase: "snapshotting store files", archivedBytes: 0))
-        for (path, name) in zip(request.storeFiles, StoreFileSnapshot.names(for: request.storeFiles)) {
-            let snapshot = try StoreFileSnapshot.take(path: path, name: name, staging: root)
-            manifest.stores.append(BundleManifest.StoreFile(
-                name: name, sourcePath: path, snapshot: snapshot.files[0].bundlePath,
-                asFound: snapshot.files.dropFirst().map(\.bundlePath)))
-        }
-        try writeTexts(root: root)
-
-        // The summaries read the snapshot while the archive takes it in: two cores at work.
-        let staged = try stagedFiles(root)
-        let summaries = SummaryJob(storeFolder: storeFolder, root: root, hostName: hostName, manifest: manifest, notes: request.notes)
-        summaries.start()
+        let snapshot = SnapshotJob(selection: StoreSelection(request: request, redactor: redactor),
+                                   destination: storeFolder, prefix: BundleLayout.logStore)
+        snapshot.start()
         let partial = outputPath + ".partial"
         do {
-            manifest = try archive(root: root, top: top, staged: staged, to: partial, manifest: manifest,
-                                   summaries: summaries, progress: progress)
+            for (path, name) in zip(request.storeFiles, StoreFileSnapshot.names(for: request.storeFiles)) {
+                let taken = try StoreFileSnapshot.take(path: path, name: name, staging: root)
+                manifest.stores.append(BundleManifest.StoreFile(
+                    name: name, sourcePath: path, snapshot: taken.files[0].bundlePath,
+                    asFound: taken.files.dropFirst().map(\.bundlePath)))
+            }
+            try writeTexts(root: root)
+            manifest = try archive(root: root, top: top, snapshot: snapshot, to: partial, manifest: manifest,
+                                   hostName: hostName, progress: progress)
         } catch {
-            _ = try? summaries.wait()
+            snapshot.drain()
             try? FileManager.default.removeItem(atPath: partial)
             throw error
         }
@@ -74,15 +69,18 @@ public struct BundleCollector {
         return BundleResult(path: outputPath, manifest: manifest, redactionMapPath: mapPath)
     }
 
-    /// Streams the staged files into the archive, then the summaries once they are ready, the
-    /// manifest last; returns the manifest with its record counts and digests.
-    private func archive(root: URL, top: String, staged: [String], to path: String, manifest: BundleManifest,
-                         summaries: SummaryJob, progress: ((BundleProgress) -> Void)?) throws -> BundleManifest {
+    /// Streams the log store's chunks into the archive as the snapshot finishes them, then the
+    /// other staged files while the summaries are written on another thread, the summaries once
+    /// ready, the manifest last; returns the manifest with its record counts and digests.
+    private func archive(root: URL, top: String, snapshot: SnapshotJob, to path: String, manifest: BundleManifest,
+                         hostName: String, progress: ((BundleProgress) -> Void)?) throws -> BundleManifest {
         let writer = try ArchiveWriter(path: path, compression: request.compression,
                                        modificationTime: request.created / Timestamp.nanosecondsPerSecond)
         try writer.addDirectory(top)
         var digests: [BundleFileDigest] = []
+        var archived: Set<String> = []
         func add(_ relative: String) throws {
+            archived.insert(relative)
             if relative.hasSuffix("/") {
                 try writer.addDirectory("\(top)/\(relative)")
                 return
@@ -92,12 +90,26 @@ public struct BundleCollector {
             digest.path = relative
             digests.append(digest)
         }
-        for relative in staged { try add(relative) }
-        progress?(BundleProgress(phase: "summarising", archivedBytes: writer.bytesWritten))
-        let statistics = try summaries.wait()
-        for relative in ["\(BundleLayout.summaries)/", BundleLayout.stats, BundleLayout.errors, BundleLayout.report] {
-            try add(relative)
+        try add("\(BundleLayout.logStore)/")
+        try add("\(BundleLayout.logStore)/Persist/")
+        while let chunk = try snapshot.next() { try add(chunk) }
+        let storeFolder = root.appendingPathComponent(BundleLayout.logStore, isDirectory: true)
+        let summaries = SummaryJob(storeFolder: storeFolder, root: root, hostName: hostName, manifest: manifest, notes: request.notes)
+        summaries.start()
+        let statistics: BundleStatistics
+        let summaryFiles = ["\(BundleLayout.summaries)/", BundleLayout.stats, BundleLayout.errors, BundleLayout.report]
+        do {
+            // The summary job is writing its own files meanwhile; they go in once it is done.
+            for relative in try stagedFiles(root) where !archived.contains(relative) && !summaryFiles.contains(relative) {
+                try add(relative)
+            }
+            progress?(BundleProgress(phase: "summarising", archivedBytes: writer.bytesWritten))
+        } catch {
+            _ = try? summaries.wait()
+            throw error
         }
+        statistics = try summaries.wait()
+        for relative in summaryFiles { try add(relative) }
         var complete = manifest
         complete.recordCounts = statistics.recordCounts
         complete.files = digests
