@@ -18,7 +18,7 @@ public enum BundleReader {
     /// `manifest.json` (itself or as its only top folder). The CLI's source resolver asks this.
     public static func isBundle(_ path: String) -> Bool {
         let lowered = path.lowercased()
-        if [".tar.gz", ".tgz", ".tar.zst", ".tar"].contains(where: { lowered.hasSuffix($0) }) { return true }
+        if [".tar.gz", ".tgz", ".tar.zst", ".tzst", ".tar"].contains(where: { lowered.hasSuffix($0) }) { return true }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return false }
         return (try? topFolder(in: URL(fileURLWithPath: path, isDirectory: true))) != nil

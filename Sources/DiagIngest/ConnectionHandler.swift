@@ -26,7 +26,7 @@ struct ConnectionHandler {
             let count = read(connection.descriptor, buffer.baseAddress, buffer.count)
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             guard count > 0 else { break }
-            batch.begin(receiptTime: DaemonLog.now(), storeFailure: context.writer.storeFailure, levels: context.levels.snapshot)
+            batch.begin(receiptTime: DaemonLog.now(), storeFailure: context.writer.storeFailure, levels: context.levels.snapshot, streaming: !context.hub.isEmpty)
             var subscription: StreamRequest?
             framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { event in
                 guard subscription == nil else { return }
@@ -39,7 +39,7 @@ struct ConnectionHandler {
             }
         }
         if !connection.isBroken {
-            batch.begin(receiptTime: DaemonLog.now(), storeFailure: context.writer.storeFailure, levels: context.levels.snapshot)
+            batch.begin(receiptTime: DaemonLog.now(), storeFailure: context.writer.storeFailure, levels: context.levels.snapshot, streaming: !context.hub.isEmpty)
             framer.finish { event in _ = handle(event, &batch) }
             finish(&batch)
         }
@@ -105,8 +105,8 @@ struct ConnectionHandler {
         counters.add(counters.received, batch.persisted.count + batch.ringOnly.count + batch.dropped)
         counters.add(counters.ringOnly, batch.ringOnly.count)
         counters.add(counters.droppedByLevel, batch.dropped)
-        if !context.hub.isEmpty {
-            counters.add(counters.streamDrops, context.hub.publish(batch.persisted + batch.ringOnly))
+        if !batch.live.isEmpty {
+            counters.add(counters.streamDrops, context.hub.publish(batch.live))
         }
         context.ring.append(batch.ringOnly)
         context.queue.push(batch.persisted)
@@ -132,16 +132,22 @@ struct LineBatch {
     var levels = LevelConfiguration.Snapshot(global: .systemDefault)
     var persisted: [LogRecord] = []
     var ringOnly: [LogRecord] = []
+    /// Every kept record in arrival order, for the live streams (only while there are any).
+    var live: [LogRecord] = []
+    var streaming = false
     var dropped = 0
 
-    mutating func begin(receiptTime: Int64, storeFailure: String?, levels: LevelConfiguration.Snapshot) {
+    mutating func begin(receiptTime: Int64, storeFailure: String?, levels: LevelConfiguration.Snapshot, streaming: Bool) {
         self.receiptTime = receiptTime
         self.storeFailure = storeFailure
         self.levels = levels
+        self.streaming = streaming
     }
 
     mutating func add(_ record: LogRecord) {
-        switch levels.destination(of: record) {
+        let destination = levels.destination(of: record)
+        if streaming && destination != .dropped { live.append(record) }
+        switch destination {
         case .persisted: persisted.append(record)
         case .ringOnly: ringOnly.append(record)
         case .dropped: dropped += 1
@@ -151,6 +157,7 @@ struct LineBatch {
     mutating func reset() {
         persisted = []
         ringOnly = []
+        live = []
         dropped = 0
     }
 }

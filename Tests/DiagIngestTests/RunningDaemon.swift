@@ -117,14 +117,16 @@ final class RawClient {
 
     private var pending: [UInt8] = []
 
-    /// The next reply line, parsed; nil at the end of the stream or after 30 s.
-    func readReply() -> [String: JSONValue]? {
+    /// The next reply line, parsed; nil at the end of the stream or after `timeout` seconds.
+    func readReply(timeout: Int32 = 30) -> [String: JSONValue]? {
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(pending[..<newline])
                 pending.removeSubrange(...newline)
                 return try? JSONReader.parseObject(line)
             }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, timeout * 1000) > 0 else { return nil }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { return nil }

@@ -47,7 +47,7 @@ enum PredicateFile {
 /// The SOURCE arguments of a query, or the default store when there are none.
 enum SourceArguments {
     /// The bundle reader queries use; DiagBundle provides it.
-    static let bundleOpener: (any BundleOpener)? = nil
+    static let bundleOpener: (any BundleOpener)? = BundleSourceOpener()
 
     static func resolve(_ arguments: [String]) throws -> [QuerySource] {
         let resolver = SourceResolver(bundleOpener: bundleOpener)

@@ -1,0 +1,162 @@
+import DiagModel
+import DiagStore
+import Foundation
+
+/// Writes a bundle (DESIGN.md, "Bundle layout"): stages the snapshots and summaries in a hidden
+/// folder beside the output, then streams them through libarchive into `<bundle>.partial`,
+/// which is renamed only once complete.
+///
+/// Runs on the calling thread from start to end: libarchive's writer must stay on one thread.
+public struct BundleCollector {
+    public var request: BundleRequest
+    public var host = HostInfo.current
+
+    public init(request: BundleRequest) {
+        self.request = request
+    }
+
+    public func run(progress: ((BundleProgress) -> Void)? = nil) throws -> BundleResult {
+        let redactor = request.redact ? Redactor.forLocalMachine() : nil
+        let hostName = redactor.map { $0.redact(host.hostName) } ?? host.hostName
+        let (outputPath, top) = request.outputPath(host: hostName.replacingOccurrences(of: "<", with: "").replacingOccurrences(of: ">", with: ""))
+        guard !FileManager.default.fileExists(atPath: outputPath) else {
+            throw BundleError.badInput("\(outputPath) already exists; choose another --output")
+        }
+        let outputFolder = URL(fileURLWithPath: outputPath).deletingLastPathComponent()
+        let staging = try makeStagingFolder(in: outputFolder, name: top)
+        defer { try? FileManager.default.removeItem(at: staging) }
+        let root = staging.appendingPathComponent(top, isDirectory: true)
+        var manifest = BundleManifest(kind: request.kind.rawValue, toolVersion: request.toolVersion, host: hostName,
+                                      kernel: host.kernel, created: request.created)
+        manifest.windowStart = request.window.start
+        manifest.windowEnd = request.window.end
+        manifest.predicate = request.predicate
+        manifest.title = request.title
+        manifest.redacted = redactor != nil
+        manifest.identifiers = request.identifiers
+
+        progress?(BundleProgress(phase: "snapshotting the log store", archivedBytes: 0))
+        let storeFolder = root.appendingPathComponent(BundleLayout.logStore, isDirectory: true)
+        try StoreSelection(request: request, redactor: redactor).write(to: storeFolder)
+
+        progress?(BundleProgress(phase: "snapshotting store files", archivedBytes: 0))
+        for (path, name) in zip(request.storeFiles, StoreFileSnapshot.names(for: request.storeFiles)) {
+            let snapshot = try StoreFileSnapshot.take(path: path, name: name, staging: root)
+            manifest.stores.append(BundleManifest.StoreFile(
+                name: name, sourcePath: path, snapshot: snapshot.files[0].bundlePath,
+                asFound: snapshot.files.dropFirst().map(\.bundlePath)))
+        }
+        try writeTexts(root: root)
+
+        progress?(BundleProgress(phase: "summarising", archivedBytes: 0))
+        let statistics = try BundleStatistics.count(storeDirectory: storeFolder)
+        manifest.recordCounts = statistics.recordCounts
+        try FileManager.default.createDirectory(at: root.appendingPathComponent(BundleLayout.summaries), withIntermediateDirectories: true)
+        try write(try statistics.jsonData(), to: root.appendingPathComponent(BundleLayout.stats))
+        let errors = try ErrorDigest.write(storeDirectory: storeFolder, to: root.appendingPathComponent(BundleLayout.errors), hostName: hostName)
+        let report = ReportPage(manifest: manifest, statistics: statistics, errors: errors, notes: request.notes)
+        try write(Data(report.html().utf8), to: root.appendingPathComponent(BundleLayout.report))
+
+        let partial = outputPath + ".partial"
+        do {
+            manifest.files = try archive(root: root, top: top, to: partial, manifest: manifest, progress: progress)
+        } catch {
+            try? FileManager.default.removeItem(atPath: partial)
+            throw error
+        }
+        guard rename(partial, outputPath) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: partial)
+            throw BundleError.failure("cannot move the bundle to \(outputPath): \(reason)")
+        }
+        var mapPath: String?
+        if let redactor {
+            mapPath = outputPath + ".redaction-map.json"
+            try write(try redactor.mapJSON(), to: URL(fileURLWithPath: mapPath!), permissions: 0o600)
+        }
+        return BundleResult(path: outputPath, manifest: manifest, redactionMapPath: mapPath)
+    }
+
+    /// Streams every staged file into the archive, the manifest last, and returns the digests.
+    private func archive(root: URL, top: String, to path: String, manifest: BundleManifest,
+                         progress: ((BundleProgress) -> Void)?) throws -> [BundleFileDigest] {
+        let writer = try ArchiveWriter(path: path, compression: request.compression,
+                                       modificationTime: request.created / Timestamp.nanosecondsPerSecond)
+        try writer.addDirectory(top)
+        var digests: [BundleFileDigest] = []
+        for relative in try stagedFiles(root) {
+            let url = root.appendingPathComponent(relative)
+            if relative.hasSuffix("/") {
+                try writer.addDirectory("\(top)/\(relative)")
+                continue
+            }
+            progress?(BundleProgress(phase: "archiving \(relative)", archivedBytes: writer.bytesWritten))
+            var digest = try writer.addFile("\(top)/\(relative)", from: url)
+            digest.path = relative
+            digests.append(digest)
+            if url.pathExtension == "sqlite" { try? FileManager.default.removeItem(at: url) }
+        }
+        var complete = manifest
+        complete.files = digests
+        try writer.addFile("\(top)/\(BundleManifest.fileName)", contents: Array(try complete.jsonData()))
+        try writer.finish()
+        progress?(BundleProgress(phase: "done", archivedBytes: writer.bytesWritten))
+        return digests
+    }
+
+    /// Every staged path relative to `root`, folders with a trailing `/`, in a stable order:
+    /// the log store first (its Info.json before its chunks), then the rest by name.
+    private func stagedFiles(_ root: URL) throws -> [String] {
+        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isDirectoryKey]) else {
+            throw BundleError.failure("cannot list \(root.path)")
+        }
+        var paths: [String] = []
+        let prefix = root.standardizedFileURL.path + "/"
+        for case let url as URL in enumerator {
+            let relative = String(url.standardizedFileURL.path.dropFirst(prefix.count))
+            let isDirectory = (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) ?? false
+            paths.append(isDirectory ? relative + "/" : relative)
+        }
+        func rank(_ path: String) -> Int {
+            if path.hasPrefix(BundleLayout.logStore) { return path.hasSuffix(".sqlite") ? 1 : 0 }
+            return path == BundleLayout.report ? 3 : 2
+        }
+        return paths.sorted { rank($0) != rank($1) ? rank($0) < rank($1) : $0 < $1 }
+    }
+
+    private func writeTexts(root: URL) throws {
+        var predicateFiles = request.predicateFiles
+        if let predicate = request.predicate, !predicateFiles.contains(where: { $0.contents.trimmingCharacters(in: .whitespacesAndNewlines) == predicate }) {
+            predicateFiles.insert(BundlePredicateFile(name: "query.predicate", contents: predicate + "\n"), at: 0)
+        }
+        if !predicateFiles.isEmpty {
+            let folder = root.appendingPathComponent(BundleLayout.predicates, isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (name, file) in zip(StoreFileSnapshot.names(for: predicateFiles.map(\.name)), predicateFiles) {
+                let fileName = URL(fileURLWithPath: file.name).pathExtension.isEmpty ? name : "\(name).\(URL(fileURLWithPath: file.name).pathExtension)"
+                try write(Data(file.contents.utf8), to: folder.appendingPathComponent(fileName))
+            }
+        }
+        if let notes = request.notes {
+            try write(Data(notes.utf8), to: root.appendingPathComponent(BundleLayout.notes))
+        }
+    }
+
+    private func makeStagingFolder(in folder: URL, name: String) throws -> URL {
+        var template = Array(folder.appendingPathComponent(".\(name).staging-XXXXXX").path.utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw BundleError.failure("cannot create a staging folder in \(folder.path): \(String(cString: strerror(errno)))")
+        }
+        return URL(fileURLWithPath: String(cString: made), isDirectory: true)
+    }
+
+    private func write(_ data: Data, to url: URL, permissions: Int = 0o644) throws {
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url)
+            try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: url.path)
+        } catch {
+            throw BundleError.failure("cannot write \(url.path): \(error.localizedDescription)")
+        }
+    }
+}

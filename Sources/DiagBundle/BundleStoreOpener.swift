@@ -1,0 +1,37 @@
+import DiagQuery
+import Foundation
+
+/// Plugs bundles into `DiagQuery`'s source resolution: `diag show BUNDLE` reads the bundle's
+/// `system_logs.logarchive` from the unpacked copy in the cache.
+public struct BundleStoreOpener: BundleOpener {
+    public let cache: BundleCache
+
+    public init(cache: BundleCache = BundleCache()) {
+        self.cache = cache
+    }
+
+    /// Opens the bundle, throwing `BundleError` (exit code 65 for a refused bundle).
+    public func open(_ path: String) throws -> BundleStore {
+        BundleStore(bundle: try BundleReader.open(path, cache: cache))
+    }
+
+    public func openStore(inBundle path: String) throws -> any OpenedBundleStore {
+        do {
+            return try open(path)
+        } catch let error as BundleError {
+            throw QueryError(error.message)
+        }
+    }
+}
+
+/// An opened bundle as a query source. The cached copy outlives it: the cache is kept for the
+/// next query of the same bundle.
+public final class BundleStore: OpenedBundleStore, Sendable {
+    public let bundle: OpenedBundle
+
+    init(bundle: OpenedBundle) {
+        self.bundle = bundle
+    }
+
+    public var storeURL: URL { bundle.storeDirectory }
+}

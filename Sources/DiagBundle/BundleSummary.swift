@@ -1,0 +1,119 @@
+import DiagModel
+import DiagOutput
+import DiagStore
+import Foundation
+
+/// The counts of `summaries/stats.json` and what the report draws: records per process, sender,
+/// subsystem, level and minute, and per process per minute per level.
+struct BundleStatistics {
+    static let nanosecondsPerMinute: Int64 = 60_000_000_000
+    static let unknown = "(none)"
+
+    var total: Int64 = 0
+    var levels: [MessageType: Int64] = [:]
+    var processes: [String: Int64] = [:]
+    var senders: [String: Int64] = [:]
+    var subsystems: [String: Int64] = [:]
+    var minutes: [Int64: Int64] = [:]
+    /// process → minute → level → count.
+    var timeline: [String: [Int64: [MessageType: Int64]]] = [:]
+
+    /// Counts every chunk of the store at `storeDirectory` with one grouped scan each.
+    static func count(storeDirectory: URL) throws -> BundleStatistics {
+        var statistics = BundleStatistics()
+        let persist = storeDirectory.appendingPathComponent("Persist", isDirectory: true)
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? [])
+            .filter { $0.hasSuffix(".chunk.sqlite") }.sorted()
+        for file in files {
+            let path = persist.appendingPathComponent(file).path
+            do {
+                let database = try Database(path: path, options: .init(readOnly: true))
+                let statement = try database.prepare("""
+                    SELECT process, sender, subsystem, messageType,
+                           timestamp - ((timestamp % 60000000000) + 60000000000) % 60000000000, count(*)
+                    FROM records GROUP BY 1, 2, 3, 4, 5
+                    """)
+                while try statement.step() {
+                    let level = MessageType(rawValue: Int(statement.int64(at: 3))) ?? .default
+                    statistics.add(process: statement.optionalString(at: 0), sender: statement.optionalString(at: 1),
+                                   subsystem: statement.optionalString(at: 2), level: level,
+                                   minute: statement.int64(at: 4), count: statement.int64(at: 5))
+                }
+            } catch {
+                throw BundleError.failure("cannot count the records of \(path): \(error)")
+            }
+        }
+        return statistics
+    }
+
+    mutating func add(process: String?, sender: String?, subsystem: String?, level: MessageType, minute: Int64, count: Int64) {
+        let process = process ?? Self.unknown
+        total += count
+        levels[level, default: 0] += count
+        processes[process, default: 0] += count
+        senders[sender ?? Self.unknown, default: 0] += count
+        subsystems[subsystem ?? Self.unknown, default: 0] += count
+        minutes[minute, default: 0] += count
+        timeline[process, default: [:]][minute, default: [:]][level, default: 0] += count
+    }
+
+    /// The record counts the manifest carries: `total` and one per level name.
+    var recordCounts: [String: Int64] {
+        var counts = ["total": total]
+        for level in MessageType.allCases { counts[level.name] = levels[level] ?? 0 }
+        return counts
+    }
+
+    func jsonData() throws -> Data {
+        func minuteKey(_ minute: Int64) -> String { Timestamp.formatISO8601(nanoseconds: minute, fractionDigits: 0) }
+        let object: [String: Any] = [
+            "total": total,
+            "levels": Dictionary(uniqueKeysWithValues: MessageType.allCases.map { ($0.name, levels[$0] ?? 0) }),
+            "processes": processes, "senders": senders, "subsystems": subsystems,
+            "minutes": Dictionary(uniqueKeysWithValues: minutes.map { (minuteKey($0.key), $0.value) }),
+            "timeline": timeline.mapValues { perMinute in
+                Dictionary(uniqueKeysWithValues: perMinute.map { minute, levels in
+                    (minuteKey(minute), Dictionary(uniqueKeysWithValues: levels.map { ($0.key.name, $0.value) }))
+                })
+            },
+        ]
+        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
+}
+
+/// `summaries/errors.txt`: every Error and Fault of the store, in `log show`'s default style,
+/// streamed to a file; the first few are kept for the report.
+struct ErrorDigest {
+    static let reportLimit = 300
+
+    var count = 0
+    var firstRecords: [LogRecord] = []
+
+    static func write(storeDirectory: URL, to file: URL, hostName: String) throws -> ErrorDigest {
+        var digest = ErrorDigest()
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw BundleError.failure("cannot create \(file.path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        let sink = OutputSink(descriptor: descriptor)
+        let printer = RecordPrinter(style: .default, zone: .utc, hostName: hostName, sink: sink)
+        printer.begin()
+        do {
+            let store = try LogStore.open(at: storeDirectory, options: .readOnly)
+            let cursor = store.records(filter: StoreFilter(whereSQL: "messageType IN (16, 17)"))
+            while let record = try cursor.next() {
+                printer.write(record)
+                digest.count += 1
+                if digest.firstRecords.count < reportLimit { digest.firstRecords.append(record) }
+            }
+        } catch {
+            throw BundleError.failure("cannot read the errors of the snapshot: \(error)")
+        }
+        printer.finish()
+        if let failure = sink.failure {
+            throw BundleError.failure("cannot write \(file.path): \(String(cString: strerror(failure)))")
+        }
+        return digest
+    }
+}

@@ -1,0 +1,114 @@
+import DiagModel
+import DiagStore
+import Foundation
+
+/// Writes the bundle's `system_logs.logarchive`: a chunk-by-chunk snapshot of the window for
+/// `collect`, or a new store holding only the selected (and, if asked, redacted) records for
+/// `feedback`. Records from diagd's memory are added either way.
+struct StoreSelection {
+    static let batchSize = 5_000
+
+    var request: BundleRequest
+    var redactor: Redactor?
+
+    func write(to destination: URL) throws {
+        if request.selection == nil && redactor == nil {
+            _ = try LogStoreSnapshot(source: request.storeDirectory, window: request.window).write(to: destination)
+            try append(request.extraRecords.filter(keep), to: destination, create: false)
+        } else {
+            try copySelected(to: destination)
+        }
+        try useRollbackJournals(destination)
+    }
+
+    /// Chunks are written in WAL mode; in a bundle each must be one self-contained file.
+    private func useRollbackJournals(_ destination: URL) throws {
+        let persist = destination.appendingPathComponent("Persist", isDirectory: true)
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? []).filter { $0.hasSuffix(".chunk.sqlite") }
+        for file in files {
+            let path = persist.appendingPathComponent(file).path
+            do {
+                let database = try Database(path: path, options: .init(create: false))
+                _ = try database.scalarText("PRAGMA journal_mode = DELETE")
+            } catch {
+                throw BundleError.failure("cannot finish the snapshot chunk \(path): \(error)")
+            }
+        }
+    }
+
+    private func copySelected(to destination: URL) throws {
+        let target = try openTarget(destination, create: true)
+        var filter = request.selection?.filter ?? StoreFilter()
+        filter.start = [filter.start, request.window.start].compactMap { $0 }.max()
+        filter.end = [filter.end, request.window.end].compactMap { $0 }.min()
+        do {
+            let source = try LogStore.open(at: request.storeDirectory, options: .readOnly)
+            let cursor = source.records(filter: filter)
+            var batch: [LogRecord] = []
+            batch.reserveCapacity(Self.batchSize)
+            while let record = try cursor.next() {
+                guard try request.selection?.residual(record) ?? true else { continue }
+                batch.append(redacted(record))
+                if batch.count == Self.batchSize {
+                    try target.append(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            try target.append(batch)
+            try target.append(try request.extraRecords.filter { try keep($0) && (request.selection?.residual($0) ?? true) }.map(redacted))
+            try target.rotate()
+            try target.close()
+        } catch let error as BundleError {
+            throw error
+        } catch {
+            throw BundleError.failure("cannot copy the selected records: \(error)")
+        }
+    }
+
+    private func keep(_ record: LogRecord) -> Bool {
+        (request.window.start.map { record.timestamp >= $0 } ?? true) && (request.window.end.map { record.timestamp < $0 } ?? true)
+    }
+
+    private func append(_ records: [LogRecord], to destination: URL, create: Bool) throws {
+        guard !records.isEmpty else { return }
+        let target = try openTarget(destination, create: create)
+        do {
+            for start in stride(from: 0, to: records.count, by: Self.batchSize) {
+                try target.append(records[start..<min(start + Self.batchSize, records.count)])
+            }
+            try target.rotate()
+            try target.close()
+        } catch {
+            throw BundleError.failure("cannot add diagd's in-memory records to the snapshot: \(error)")
+        }
+    }
+
+    private func openTarget(_ destination: URL, create: Bool) throws -> LogStore {
+        do {
+            return try LogStore.open(at: destination, create: create)
+        } catch {
+            throw BundleError.failure("cannot create the bundle's log store: \(error)")
+        }
+    }
+
+    /// The record with user names, host names and addresses replaced in its free text.
+    private func redacted(_ record: LogRecord) -> LogRecord {
+        guard let redactor else { return record }
+        var copy = record
+        copy.eventMessage = redactor.redact(record.eventMessage)
+        copy.formatString = record.formatString.map(redactor.redact)
+        copy.processImagePath = record.processImagePath.map(redactor.redact)
+        copy.senderImagePath = record.senderImagePath.map(redactor.redact)
+        copy.metadata = record.metadata?.mapValues { redact($0, redactor) }
+        return copy
+    }
+
+    private func redact(_ value: JSONValue, _ redactor: Redactor) -> JSONValue {
+        switch value {
+        case .string(let text): .string(redactor.redact(text))
+        case .array(let values): .array(values.map { redact($0, redactor) })
+        case .object(let members): .object(members.mapValues { redact($0, redactor) })
+        default: value
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import DiagBundle
+import DiagCommandLine
+import DiagIngest
+import DiagModel
+import DiagOutput
+import Foundation
+
+/// `diag collect`: a bundle of the log store for a window, the components' store files, summaries
+/// and a report, like a sysdiagnose.
+struct CollectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "collect",
+        abstract: "Write a bundle of the logs and the components' stores, to attach to a bug report.",
+        discussion: """
+            The bundle (diagnose_<date>_<host>.tar.gz) holds a consistent snapshot of the log store \
+            for the window (with diagd's in-memory Debug records when it runs), each --store-file \
+            snapshotted while its owner writes, manifest.json with every file's SHA-256, summaries \
+            and report.html. Its path is the last line printed.
+            """)
+
+    @Option(help: "A folder to write the bundle in, or the bundle's file path.", valueName: "dir-or-file")
+    var output: String?
+    @Option(help: "Start of the window; accepted: \(TimeArgument.accepted).")
+    var start: String?
+    @Option(help: "End of the window (exclusive).")
+    var end: String?
+    @Option(help: "Only the last part of the log: 30s, 5m, 2h, 1d.")
+    var last: String?
+    @Option(name: "store-file", help: "A component's SQLite store file to snapshot (repeatable).", valueName: "path")
+    var storeFiles: [String]
+    @Option(help: "gzip, zstd or none (default: from the --output extension, else gzip).")
+    var compression: BundleCompression?
+    @Option(help: "The log store directory (default: $DIAG_STORE or the standard one).", valueName: "dir")
+    var store: String?
+    @Option(name: "var", help: "NAME=VALUE: an identifier this bundle is about, recorded in the manifest (repeatable).", valueName: "name=value")
+    var variables: [String]
+    @Option(help: "An identifier this bundle is about (NAME=VALUE or VALUE), recorded in the manifest (repeatable).")
+    var identifier: [String]
+    @Option(help: "Time zone for --start/--end without a zone (default: $TZ, else UTC).")
+    var timezone: String?
+
+    func run() throws {
+        let options = try BundleCommandOptions(
+            output: output, start: start, end: end, last: last, compression: compression, store: store,
+            variables: variables, identifiers: identifier, timezone: timezone)
+        var request = options.request(kind: .collect)
+        request.storeFiles = try BundleCommandOptions.checkedStoreFiles(storeFiles)
+        try options.addDaemonRing(to: &request)
+        try BundleCommandOptions.collect(request)
+    }
+}
+
+extension BundleCompression: ExpressibleByArgument {}
+
+/// What `collect` and `feedback` share: the window, the output, the identifiers, the run.
+struct BundleCommandOptions {
+    var output: String?
+    var window: BundleWindow
+    var compression: BundleCompression
+    var storePath: String
+    var identifiers: [String: String]
+    var created: Int64
+
+    init(output: String?, start: String?, end: String?, last: String?, compression: BundleCompression?, store: String?,
+         variables: [String], identifiers: [String], timezone: String?) throws {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        created = Int64(now.tv_sec) * Timestamp.nanosecondsPerSecond + Int64(now.tv_nsec)
+        var zone = DisplayZone.fromEnvironment()
+        if let timezone {
+            guard let parsed = DisplayZone(parsing: timezone) else {
+                throw ValidationError("The value '\(timezone)' is invalid for '--timezone'; accepted: UTC, local, ±HHMM or a zone name like Europe/Paris")
+            }
+            zone = parsed
+        }
+        if last != nil && start != nil {
+            throw ValidationError("--last and --start cannot be used together: --last already sets the start")
+        }
+        window = BundleWindow(
+            start: try start.map { try TimeArgument.instant($0, option: "--start", zone: zone) },
+            end: try end.map { try TimeArgument.instant($0, option: "--end", zone: zone) })
+        if let last { window.start = created - (try TimeArgument.duration(last)) }
+        if let from = window.start, let to = window.end, from >= to {
+            throw ValidationError("--end (\(Timestamp.format(nanoseconds: to))) must come after the start (\(Timestamp.format(nanoseconds: from)))")
+        }
+        self.output = output
+        let lowered = output?.lowercased() ?? ""
+        self.compression = compression
+            ?? (lowered.hasSuffix(".tar.zst") ? .zstd : lowered.hasSuffix(".tar") ? BundleCompression.none : .gzip)
+        storePath = store ?? DefaultPaths.store()
+        self.identifiers = try VariableArguments.parse(variables)
+        for (index, value) in identifiers.enumerated() {
+            if let equals = value.firstIndex(of: "="), equals != value.startIndex {
+                self.identifiers[String(value[..<equals])] = String(value[value.index(after: equals)...])
+            } else {
+                self.identifiers[index == 0 ? "identifier" : "identifier\(index + 1)"] = value
+            }
+        }
+    }
+
+    func request(kind: BundleRequest.Kind) -> BundleRequest {
+        var request = BundleRequest(kind: kind, storeDirectory: URL(fileURLWithPath: storePath, isDirectory: true),
+                                    window: window, toolVersion: Diag.version, created: created)
+        request.output = output
+        request.compression = compression
+        request.identifiers = identifiers
+        return request
+    }
+
+    static func checkedStoreFiles(_ paths: [String]) throws -> [String] {
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                throw ValidationError("The value '\(path)' is invalid for '--store-file': no such file (a component's SQLite store file is expected)")
+            }
+        }
+        return paths
+    }
+
+    /// Adds diagd's in-memory records when a daemon answers on the store's socket.
+    func addDaemonRing(to request: inout BundleRequest) throws {
+        let socket = DefaultPaths.socket(store: storePath)
+        do {
+            request.extraRecords = try DaemonRing.fetch(socketPath: socket) ?? []
+        } catch let error as BundleError {
+            throw RuntimeError(error.message)
+        }
+    }
+
+    /// Runs the collection with a progress line on a terminal and prints the bundle's path last.
+    static func collect(_ request: BundleRequest) throws {
+        let showProgress = StandardStream.error.isTerminal
+        do {
+            let result = try BundleCollector(request: request).run { progress in
+                guard showProgress else { return }
+                let megabytes = Double(progress.archivedBytes) / 1_048_576
+                StandardStream.error.write("\r\u{1B}[K\(progress.phase) — \(String(format: "%.1f", megabytes)) MB archived")
+            }
+            if showProgress { StandardStream.error.write("\r\u{1B}[K") }
+            if let map = result.redactionMapPath {
+                StandardStream.error.write("The redaction map stays here, outside the bundle: \(map)\n")
+            }
+            StandardStream.output.write("\(result.path)\n")
+        } catch let error as BundleError {
+            if showProgress { StandardStream.error.write("\r\u{1B}[K") }
+            if error.exitCode == 65 { throw InputError(error.message) }
+            throw RuntimeError(error.message)
+        }
+    }
+}

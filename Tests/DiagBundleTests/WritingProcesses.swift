@@ -1,0 +1,144 @@
+import DiagModel
+import Foundation
+import Glibc
+import TestSupport
+
+/// A real diagd from the built products, on a temporary store and socket.
+final class DaemonUnderTest {
+    let storePath: String
+    let socketPath: String
+    let process = Process()
+    private let stderrFile: String
+
+    init(in directory: TemporaryDirectory, arguments: [String] = []) throws {
+        storePath = directory.file("store").path
+        socketPath = directory.file("diagd.sock").path
+        stderrFile = directory.file("diagd.stderr").path
+        _ = FileManager.default.createFile(atPath: stderrFile, contents: nil)
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("diagd"))
+        process.arguments = ["--store", storePath, "--socket", socketPath] + arguments
+        process.standardError = FileHandle(forWritingAtPath: stderrFile)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while Date() < deadline {
+            if !process.isRunning { throw TestFailure("diagd exited: \(stderr)") }
+            if (try? SocketClient(path: socketPath)) != nil { return }
+            usleep(20_000)
+        }
+        throw TestFailure("diagd did not accept connections within 20 s: \(stderr)")
+    }
+
+    var stderr: String { (try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? "" }
+
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Speaks diagd's NDJSON protocol: records, then `{"sync": ID}` to wait for their commit.
+final class SocketClient {
+    let descriptor: Int32
+    private var pending: [UInt8] = []
+
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            Glibc.close(descriptor)
+            throw TestFailure("connect \(path): \(String(cString: strerror(errno)))")
+        }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { return }
+            offset += count
+        }
+    }
+
+    /// Sends `{"sync": id}` and waits for `{"synced": id}`: every record sent before is committed.
+    func sync(_ id: Int64) throws {
+        send("{\"sync\": \(id)}\n")
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                if let reply = try? JSONReader.parseObject(line), reply["synced"]?.int64Value == id { return }
+                continue
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { throw TestFailure("diagd closed the connection before syncing \(id)") }
+            pending.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    deinit { Glibc.close(descriptor) }
+}
+
+/// One NDJSON record line as a component would send it.
+func recordLine(_ message: String, level: String = "Default", subsystem: String = "com.example.sync.core", timestamp: Int64? = nil) -> String {
+    var writer = JSONWriter()
+    writer.append(.object([
+        "eventMessage": .string(message), "messageType": .string(level), "subsystem": .string(subsystem),
+        "category": "engine", "sender": "SyncKit",
+    ].merging(timestamp.map { ["timestampNanoseconds": .int($0)] } ?? [:]) { $1 }))
+    return String(decoding: writer.bytes, as: UTF8.self) + "\n"
+}
+
+/// A `sqlite3` shell process writing rows into a WAL-mode database, one transaction each, as a
+/// component's persistent store would while a bundle is collected.
+final class SQLiteWriterProcess {
+    let process = Process()
+
+    init(database: String, firstRow: Int, rowCount: Int) throws {
+        var script = "PRAGMA busy_timeout = 10000;\n"
+        for row in firstRow..<(firstRow + rowCount) {
+            script += "INSERT INTO items (value, payload) VALUES (\(row), hex(randomblob(200)));\n"
+        }
+        let scriptURL = URL(fileURLWithPath: database + ".writer-\(firstRow).sql")
+        try script.write(to: scriptURL, atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [database]
+        process.standardInput = try FileHandle(forReadingFrom: scriptURL)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    func wait() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// Runs `sqlite3 PATH SQL` and returns its output, trimmed.
+func sqlite(_ path: String, _ sql: String) throws -> String {
+    let result = try run("/usr/bin/sqlite3", [path, sql])
+    guard result.status == 0 else { throw TestFailure("sqlite3 \(path) '\(sql)': \(result.stderr)") }
+    return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+}

@@ -1,0 +1,97 @@
+import DiagModel
+import DiagStore
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// A small tmpfs, mounted for the test (needs root, as in CI here), so the disk really fills.
+final class SmallFileSystem {
+    let directory: TemporaryDirectory
+    var path: String { directory.path }
+
+    init?(bytes: Int) {
+        guard getuid() == 0, let directory = try? TemporaryDirectory("tmpfs") else { return nil }
+        self.directory = directory
+        guard mount("tmpfs", directory.path, "tmpfs", 0, "size=\(bytes)") == 0 else { return nil }
+    }
+
+    static var canMount: Bool { SmallFileSystem(bytes: 1 << 20) != nil }
+
+    deinit { umount2(directory.path, Int32(MNT_DETACH)) }
+}
+
+@Suite(.serialized) struct DiskFullTests {
+    @Test(.enabled(if: SmallFileSystem.canMount, "mounting a tmpfs needs root"))
+    func aFullDiskRefusesRecordsKeepsWhatIsStoredAndResumesWhenSpaceReturns() throws {
+        let disk = try #require(SmallFileSystem(bytes: 6 << 20))
+        let sockets = try TemporaryDirectory("diskfull")
+        let storePath = disk.path + "/store"
+        let daemon = try RunningDaemon(arguments: ["--max-size", "1G"], storePath: storePath, directory: sockets)
+        // Leave about 400 KB free.
+        var info = statvfs()
+        statvfs(disk.path, &info)
+        let free = Int(info.f_bavail) * Int(info.f_frsize)
+        let filler = disk.path + "/filler"
+        try Data(count: max(0, free - (400 << 10))).write(to: URL(fileURLWithPath: filler))
+
+        let client = try RawClient(path: daemon.socketPath)
+        var acknowledged = 0
+        var sent = 0
+        var refusal: String?
+        var sync: Int64 = 0
+        let padding = String(repeating: "x", count: 300)
+        // Records and syncs until the writer fails; the failed batch is held (its sync waits),
+        // and the next records are refused with an error reply.
+        writing: while sent < 40_000 {
+            var lines = ""
+            for _ in 0..<200 {
+                lines += "{\"eventMessage\":\"full \(sent) \(padding)\"}\n"
+                sent += 1
+            }
+            sync += 1
+            client.write(lines + "{\"sync\":\(sync)}\n")
+            while let reply = client.readReply(timeout: 2) {
+                if reply["synced"]?.int64Value == sync { acknowledged = sent; continue writing }
+                if let error = reply["error"]?.stringValue, error.contains("refuses writes") {
+                    refusal = error
+                    break writing
+                }
+            }
+        }
+        let refused = try #require(refusal, "the store never filled up after \(sent) records")
+        #expect(refused.contains("retry later"))
+
+        try FileManager.default.removeItem(atPath: filler)
+        var resumed = false
+        let deadline = Date(timeIntervalSinceNow: 30)
+        var probe = 0
+        while !resumed && Date() < deadline {
+            sync += 1
+            probe += 1
+            client.write("{\"eventMessage\":\"resumed \(probe)\"}\n{\"sync\":\(sync)}\n")
+            while let reply = client.readReply(timeout: 2) {
+                if reply["synced"]?.int64Value == sync { break }
+            }
+            let stats = try RawClient(path: daemon.socketPath)
+            stats.write("{\"stats\":true}\n")
+            let counters = stats.readReply()?["stats"]?.objectValue
+            resumed = counters?["persisted"]?.int64Value ?? 0 > Int64(acknowledged) && probe > 1
+            if !resumed { usleep(200_000) }
+        }
+        #expect(resumed, "writes did not resume once space returned")
+        #expect(daemon.stop() == 0)
+        let messages = Set(try daemon.clientRecords().map { $0.eventMessage.split(separator: " ").prefix(2).joined(separator: " ") })
+        let missing = (0..<acknowledged).filter { !messages.contains("full \($0)") }
+        #expect(missing.isEmpty, "acknowledged records lost: \(missing.prefix(5))")
+        #expect(messages.contains("resumed \(probe)"))
+        let store = try LogStore.open(at: URL(fileURLWithPath: storePath), options: .readOnly)
+        for chunk in store.info.chunks {
+            let database = try Database(path: storePath + "/Persist/" + chunk.file, options: .init(readOnly: true, create: false))
+            #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
+        }
+        let own = try daemon.storedRecords().filter { $0.process == "diagd" }.map(\.eventMessage)
+        #expect(own.contains { $0.contains("cannot write to the store") })
+        #expect(own.contains { $0.contains("takes writes again") })
+    }
+}

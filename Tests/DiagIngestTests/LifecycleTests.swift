@@ -1,0 +1,93 @@
+import DiagModel
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+@Suite(.serialized) struct LifecycleTests {
+    @Test func aSecondDaemonOnTheSameStoreExitsWithAClearError() throws {
+        let daemon = try RunningDaemon()
+        let second = try run(BuiltProducts.path("diagd"), ["--store", daemon.storePath, "--socket", daemon.directory.file("other.sock").path])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("another diagd (pid \(daemon.process.processIdentifier)) is already running on the store"))
+        let client = try RawClient(path: daemon.socketPath)
+        client.write("{\"eventMessage\":\"still served\"}\n{\"sync\":1}\n")
+        #expect(client.waitForSync(1) == [])
+    }
+
+    @Test func aLiveDaemonIsNeverDisplacedFromItsSocket() throws {
+        let daemon = try RunningDaemon()
+        let otherStore = daemon.directory.file("other-store").path
+        let second = try run(BuiltProducts.path("diagd"), ["--store", otherStore, "--socket", daemon.socketPath])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("another diagd is listening on \(daemon.socketPath)"))
+        let client = try RawClient(path: daemon.socketPath)
+        client.write("{\"sync\":1}\n")
+        #expect(client.waitForSync(1) == [])
+    }
+
+    @Test func theSocketOfAKilledDaemonIsReplacedAtRestart() throws {
+        let daemon = try RunningDaemon()
+        daemon.killHard()
+        #expect(FileManager.default.fileExists(atPath: daemon.socketPath))
+        try daemon.start()
+        var status = stat()
+        #expect(stat(daemon.socketPath, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o660)
+        let client = try RawClient(path: daemon.socketPath)
+        client.write("{\"eventMessage\":\"after restart\"}\n{\"sync\":1}\n")
+        #expect(client.waitForSync(1) == [])
+    }
+
+    @Test func sigtermCommitsWhatIsQueuedAndExitsZero() throws {
+        let daemon = try RunningDaemon()
+        let client = try RawClient(path: daemon.socketPath)
+        var lines = ""
+        for index in 0..<5000 { lines += "{\"eventMessage\":\"queued \(index)\"}\n" }
+        client.write(lines + "{\"sync\":1}\n")
+        #expect(client.waitForSync(1) == [])
+        client.write("{\"eventMessage\":\"last\"}\n")
+        client.finishWriting()
+        #expect(client.readReply() == nil)
+        #expect(daemon.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+        let records = try daemon.clientRecords()
+        #expect(records.count == 5001)
+        let own = try daemon.storedRecords().filter { $0.process == "diagd" }
+        #expect(own.contains { $0.eventMessage.contains("accepting on") })
+        #expect(own.contains { $0.eventMessage.contains("stopping") })
+        #expect(daemon.stderr.contains("diagd: default: diagd"))
+    }
+
+    @Test func readyIsSentToTheNotifySocketOnceAccepting() throws {
+        let directory = try TemporaryDirectory("notify")
+        let notifyPath = directory.file("notify.sock").path
+        let receiver = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(receiver) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(notifyPath.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(receiver, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(receiver, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("diagd"))
+        process.arguments = ["--store", directory.file("store").path, "--socket", directory.file("d.sock").path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notifyPath]) { $1 }
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { recv(receiver, $0.baseAddress, $0.count, 0) }
+        try #require(count > 0)
+        let message = String(decoding: buffer[0..<count], as: UTF8.self)
+        #expect(message.hasPrefix("READY=1"))
+        // READY comes after the socket is bound: a client can connect right away.
+        let client = try RawClient(path: directory.file("d.sock").path)
+        client.write("{\"sync\":1}\n")
+        #expect(client.waitForSync(1) == [])
+    }
+}
