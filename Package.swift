@@ -47,12 +47,12 @@ let package = Package(
         .executableTarget(name: "diag-bench-ingest", dependencies: ["DiagModel", "DiagStore", "DiagClient", "DiagGenerator"]),
 
         // The sample sync system: four real processes logging through DiagClient into diagd.
-        .target(name: "SyncDemoKit", dependencies: ["DiagClient", "DiagStore", "DiagModel"], path: "samples/SyncDemo/SyncDemoKit"),
-        .executableTarget(name: "sync-core", dependencies: ["SyncDemoKit"], path: "samples/SyncDemo/sync-core"),
-        .executableTarget(name: "scheduler", dependencies: ["SyncDemoKit"], path: "samples/SyncDemo/scheduler"),
-        .executableTarget(name: "transport", dependencies: ["SyncDemoKit"], path: "samples/SyncDemo/transport"),
-        .executableTarget(name: "notifier", dependencies: ["SyncDemoKit"], path: "samples/SyncDemo/notifier"),
-        .executableTarget(name: "sync-demo", dependencies: ["SyncDemoKit"], path: "samples/SyncDemo/sync-demo"),
+        .target(name: "SyncDemoKit", dependencies: ["DiagClient", "DiagStore", "DiagModel", "DiagCommandLine"], path: "samples/SyncDemo/SyncDemoKit"),
+        .executableTarget(name: "sync-core", dependencies: ["SyncDemoKit", "DiagClient", "DiagCommandLine"], path: "samples/SyncDemo/sync-core"),
+        .executableTarget(name: "scheduler", dependencies: ["SyncDemoKit", "DiagClient", "DiagCommandLine"], path: "samples/SyncDemo/scheduler"),
+        .executableTarget(name: "transport", dependencies: ["SyncDemoKit", "DiagClient", "DiagCommandLine"], path: "samples/SyncDemo/transport"),
+        .executableTarget(name: "notifier", dependencies: ["SyncDemoKit", "DiagClient", "DiagCommandLine"], path: "samples/SyncDemo/notifier"),
+        .executableTarget(name: "sync-demo", dependencies: ["SyncDemoKit", "DiagClient", "DiagCommandLine"], path: "samples/SyncDemo/sync-demo"),
 
         // Shared test helpers: temporary folders, running the built binaries.
         .target(name: "TestSupport", dependencies: ["DiagModel"], path: "Tests/TestSupport"),

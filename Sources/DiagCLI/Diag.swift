@@ -12,6 +12,7 @@ public struct Diag: ParsableCommand {
             ShowCommand.self,
             ImportCommand.self,
             IndexCommand.self,
+            GenerateCommand.self,
             CollectCommand.self,
             FeedbackCommand.self,
             VerifyCommand.self,

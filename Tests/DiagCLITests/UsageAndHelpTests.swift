@@ -18,7 +18,7 @@ import TestSupport
         let output = try diag(["--help"])
         #expect(output.status == 0)
         #expect(output.stdout.contains("SUBCOMMANDS:"))
-        for name in ["show", "import", "index"] {
+        for name in ["show", "import", "generate", "index"] {
             #expect(output.stdout.contains("\n  \(name) "), "missing \(name)")
         }
         #expect(try diag([]).stdout == output.stdout)
@@ -46,6 +46,8 @@ import TestSupport
         (["show", "--var", "1X=2"], "Error: The variable name '1X'"),
         (["show", "--year", "12"], "Error: The value '12' is invalid for '--year <year>'"),
         (["import"], "Error: Missing expected argument '<file> ...'"),
+        (["generate"], "Error: Missing expected argument '--count <count>'"),
+        (["generate", "--count", "-1"], "Error: The value '-1' is invalid for '--count <count>'"),
         (["frobnicate"], "Error: Unknown subcommand 'frobnicate'"),
         (["help", "frobnicate"], "Error: Unknown subcommand 'frobnicate'"),
     ])

@@ -2,7 +2,7 @@ import DiagCommandLine
 import DiagPredicate
 import DiagQuery
 
-/// A parsed predicate as the query's condition.
+/// A parsed predicate as the query's condition: its plan for stores, the whole predicate for files.
 enum PredicateCondition {
     /// Parses the predicate; a bad one is bad input (exit 65) with the parser's message and caret.
     static func make(_ text: String, variables: [String: String]) throws -> QueryCondition {
@@ -12,6 +12,11 @@ enum PredicateCondition {
         } catch {
             throw InputError(error.description)
         }
-        return QueryCondition(residual: predicate.evaluate, matches: predicate.evaluate)
+        let plan = predicate.plan()
+        return QueryCondition(
+            sqlWhere: plan.sqlWhere, bindings: plan.bindings, messageSearch: plan.messageSearch,
+            start: plan.timeRange.start, end: plan.timeRange.end,
+            residual: plan.residual.map { residual in { residual.evaluate($0) } },
+            matches: predicate.evaluate)
     }
 }

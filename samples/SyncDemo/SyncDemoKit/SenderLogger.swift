@@ -1,0 +1,62 @@
+import DiagClient
+import DiagModel
+
+/// A logger whose records name `sender` as the library that logged, the way the sync core's
+/// records name `CoreData` and `CloudKit`.
+///
+/// DiagClient takes the sender from the caller's `#fileID` module; passing a file ID in the
+/// sender's name is how a program logs for a layer that is not a module of its own.
+public struct SenderLogger: Sendable {
+    public let sender: String
+    public let logger: Logger
+
+    public init(sender: String, category: String, subsystem: String = SyncDemoNames.subsystem) {
+        self.sender = sender
+        self.logger = Logger(subsystem: subsystem, category: category)
+    }
+
+    private var fileID: String { "\(sender)/\(sender).swift" }
+
+    private static func json(_ metadata: [String: String]) -> Logger.Metadata {
+        metadata.mapValues { JSONValue.string($0) }
+    }
+
+    public func debug(_ message: LogMessage, metadata: [String: String]? = nil, line: Int = #line) {
+        logger.log(level: .debug, message, metadata: metadata.map(Self.json), fileID: fileID, line: line)
+    }
+
+    public func info(_ message: LogMessage, metadata: [String: String]? = nil, line: Int = #line) {
+        logger.log(level: .info, message, metadata: metadata.map(Self.json), fileID: fileID, line: line)
+    }
+
+    public func log(_ message: LogMessage, metadata: [String: String]? = nil, line: Int = #line) {
+        logger.log(level: .default, message, metadata: metadata.map(Self.json), fileID: fileID, line: line)
+    }
+
+    public func error(_ message: LogMessage, metadata: [String: String]? = nil, line: Int = #line) {
+        logger.log(level: .error, message, metadata: metadata.map(Self.json), fileID: fileID, line: line)
+    }
+
+    public func fault(_ message: LogMessage, metadata: [String: String]? = nil, line: Int = #line) {
+        logger.log(level: .fault, message, metadata: metadata.map(Self.json), fileID: fileID, line: line)
+    }
+
+    /// Starts an activity whose creation record names this sender, and runs `body` in it.
+    public func activity(_ name: String, _ body: () throws -> Void) rethrows {
+        try Activity(name, fileID: fileID, body)
+    }
+}
+
+/// What every component does before it exits: wait until diagd has committed its records.
+public enum ComponentExit {
+    /// Flushes the logs; a failure is reported on stderr (the work itself is already done).
+    public static func flushLogs(component: String) -> Bool {
+        do {
+            try LogTransport.shared.flush(timeout: 10)
+            return true
+        } catch {
+            StandardError.write("\(component): could not flush logs to diagd: \(error)\n")
+            return false
+        }
+    }
+}

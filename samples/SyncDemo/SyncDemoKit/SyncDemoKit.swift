@@ -1,1 +1,0 @@
-// The SyncDemoKit target; its owner fills it in.
