@@ -78,7 +78,9 @@ struct ConnectionHandler {
             case .stats:
                 finish(&batch)
                 connection.send(.object(["stats": context.counters.json]))
-            case .configure(let setting):
+            case .configure(nil):
+                connection.send(.object(["configured": .array(context.levels.snapshot.settings.map(\.json))]))
+            case .configure(let setting?):
                 do {
                     let settings = try context.levels.apply(setting)
                     context.log.log(.default, "level setting changed by pid \(connection.peer.processID): \(setting.json.compactText)", category: "config")
