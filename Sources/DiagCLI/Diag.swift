@@ -16,6 +16,7 @@ public struct Diag: ParsableCommand {
             CollectCommand.self,
             FeedbackCommand.self,
             VerifyCommand.self,
+            PredicateCommand.self,
         ])
 
     public init() {}

@@ -7,7 +7,7 @@ extension RecordGenerator {
         let activity = newActivity()
         let pendingCount = random.between(0, 12)
         log(scheduler, nil, "policy", .debug,
-            "Queue has \(pendingCount) pending activities; next evaluation in \(random.between(1, 60)).0 s", activity: activity)
+            "Queue has \(pendingCount) pending \(pendingCount == 1 ? "activity" : "activities"); next evaluation in \(random.between(1, 60)).0 s", activity: activity)
         if random.chance(0.3) {
             log(scheduler, nil, "policy", .info,
                 "Thermal pressure state: \(random.between(0, 3)) Memory pressure state: \(random.between(0, 2)); battery \(random.between(5, 100))%",

@@ -29,7 +29,7 @@ extension RecordGenerator {
             activity: activity, parent: scheduling, format: "Exporting %d changes from store %{public}@ (history token %llu)",
             metadata: ["storeIdentifier": .string(store), "changes": .int(Int64(changes))])
         log(core, .cloudKit, "export", .debug,
-            "Built \(batches) batches for zone com.example.coredata.zone in \(Self.container): \(changes) records, \(changes * random.between(180, 900)) bytes",
+            "Built \(batches) \(batches == 1 ? "batch" : "batches") for zone com.example.coredata.zone in \(Self.container): \(changes) records, \(changes * random.between(180, 900)) bytes",
             activity: activity, parent: scheduling)
         if random.chance(0.05) { logNoteTitle(activity: activity, store: store) }
         let trace = Int64(bitPattern: random.next() >> 1)
@@ -49,7 +49,7 @@ extension RecordGenerator {
         }
         if random.chance(0.01) { logLongPayload(activity: activity, store: store) }
         log(core, .coreData, "export", .default,
-            "Export of store \(store) finished: \(changes) changes in \(batches) batches (\(random.between(80, 9000)) ms)",
+            "Export of store \(store) finished: \(changes) changes in \(batches) \(batches == 1 ? "batch" : "batches") (\(random.between(80, 9000)) ms)",
             activity: activity, parent: scheduling, metadata: ["storeIdentifier": .string(store)])
     }
 
