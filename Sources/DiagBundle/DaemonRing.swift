@@ -6,7 +6,7 @@ import Foundation
 public enum DaemonRing {
     /// The ring's records, or nil when no daemon answers at `socketPath` (not running, or a
     /// stale socket). Throws when a daemon answers with something that is not a ring.
-    public static func fetch(socketPath: String, timeoutSeconds: Int = 10) throws -> [LogRecord]? {
+    public static func fetch(socketPath: String, timeoutSeconds: Int = 30) throws -> [LogRecord]? {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

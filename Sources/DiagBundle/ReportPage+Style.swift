@@ -11,9 +11,10 @@ extension ReportPage {
         table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;vertical-align:top}
         .facts th{width:130px;color:var(--muted);font-weight:500}.facts code{font:13px ui-monospace,Menlo,Consolas,monospace;word-break:break-all}
         .chips{display:flex;flex-wrap:wrap;gap:8px;background:none;border:none;padding:0}
-        .chip{border-radius:16px;padding:5px 12px;background:#fff;border:1px solid var(--line);border-left:6px solid var(--default)}
-        .chip.total{border-left-color:var(--ink)}.chip.fault{border-left-color:var(--fault)}.chip.error{border-left-color:var(--error)}
-        .chip.info{border-left-color:var(--info)}.chip.debug{border-left-color:var(--debug)}
+        .chip{border-radius:6px;padding:6px 14px;background:#fff;border:1px solid var(--line);border-top:4px solid var(--default);min-width:96px}
+        .chip b{display:block;font-size:20px;font-weight:600}.chip{color:var(--muted);font-size:12px}
+        .chip.total{border-top-color:var(--ink)}.chip.fault{border-top-color:var(--fault)}.chip.error{border-top-color:var(--error)}
+        .chip.info{border-top-color:var(--info)}.chip.debug{border-top-color:var(--debug)}.chip.fault b,.chip.error b{color:var(--error)}
         .legend{color:var(--muted);margin:-6px 0 10px}.swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin:0 4px 0 10px;vertical-align:-1px}
         .swatch.fault,rect.fault{background:var(--fault);fill:var(--fault)}.swatch.error,rect.error{background:var(--error);fill:var(--error)}
         .swatch.default,rect.default{background:var(--default);fill:var(--default)}.swatch.info,rect.info{background:var(--info);fill:var(--info)}

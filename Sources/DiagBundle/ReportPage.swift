@@ -69,13 +69,23 @@ struct ReportPage {
         let barWidth = width / Double(barCount)
         var section = "<section><h2>Timeline per component</h2><p class=\"legend\">"
         section += Self.levelOrder.map { "<span class=\"swatch \($0.name.lowercased())\"></span>\($0.name)" }.joined(separator: " ")
-        section += " · one bar = \(minutesPerBar) minute\(minutesPerBar == 1 ? "" : "s")</p>"
-        let processes = statistics.processes.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-        for (process, total) in processes {
+        section += " · one bar = \(Self.duration(minutes: minutesPerBar))</p>"
+        let ranked = statistics.processes.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        // The busiest components get a timeline each; the rest share one, so the page stays short.
+        var rows: [(name: String, total: Int64, members: [String])] = ranked.prefix(Self.timelineLimit).map { ($0.key, $0.value, [$0.key]) }
+        if ranked.count > Self.timelineLimit {
+            let rest = ranked.dropFirst(Self.timelineLimit)
+            rows.append(("\(rest.count) other processes", rest.reduce(0) { $0 + $1.value }, rest.map(\.key)))
+        }
+        for (process, total, members) in rows {
             var bars = [[MessageType: Int64]](repeating: [:], count: barCount)
-            for (minute, levels) in statistics.timeline[process] ?? [:] {
-                let bar = Int((minute - first) / BundleStatistics.nanosecondsPerMinute) / minutesPerBar
-                for (level, count) in levels { bars[bar][level, default: 0] += count }
+            var errors: Int64 = 0
+            for member in members {
+                for (minute, levels) in statistics.timeline[member] ?? [:] {
+                    let bar = Int((minute - first) / BundleStatistics.nanosecondsPerMinute) / minutesPerBar
+                    for (level, count) in levels { bars[bar][level, default: 0] += count }
+                    errors += (levels[.error] ?? 0) + (levels[.fault] ?? 0)
+                }
             }
             let peak = max(1, bars.map { $0.values.reduce(0, +) }.max() ?? 1)
             var shapes = ""
@@ -88,7 +98,6 @@ struct ReportPage {
                     shapes += "<rect class=\"\(level.name.lowercased())\" x=\"\(format(Double(index) * barWidth))\" y=\"\(format(y))\" width=\"\(format(max(1, barWidth - 1)))\" height=\"\(format(h))\"><title>\(escape(minuteLabel(first, index * minutesPerBar))) \(level.name): \(count)</title></rect>"
                 }
             }
-            let errors = (statistics.timeline[process] ?? [:]).values.reduce(Int64(0)) { $0 + ($1[.error] ?? 0) + ($1[.fault] ?? 0) }
             section += """
                 <div class="component"><div class="component-head"><h3>\(escape(process))</h3>
                 <span>\(total) records\(errors > 0 ? " · <b class=\"bad\">\(errors) errors and faults</b>" : "") · peak \(peak) per bar</span></div>
@@ -122,6 +131,16 @@ struct ReportPage {
             return "<div><h3>\(title)</h3><table class=\"top\">\(rows)</table></div>"
         }
         return "<section><h2>Who logged</h2><div class=\"columns\">\(list("Processes", statistics.processes))\(list("Senders", statistics.senders))\(list("Subsystems", statistics.subsystems))</div></section>"
+    }
+
+    static let timelineLimit = 12
+
+    /// `5 minutes`, `3 hours`, `2 days`, rounded to the largest unit that fits.
+    static func duration(minutes: Int) -> String {
+        func unit(_ count: Int, _ name: String) -> String { "\(count) \(name)\(count == 1 ? "" : "s")" }
+        if minutes < 120 { return unit(minutes, "minute") }
+        if minutes < 2 * 1440 { return unit((minutes + 30) / 60, "hour") }
+        return unit((minutes + 720) / 1440, "day")
     }
 
     private func minuteLabel(_ first: Int64, _ offsetMinutes: Int) -> String {

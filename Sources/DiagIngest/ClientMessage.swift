@@ -9,8 +9,9 @@ enum ClientMessage {
     case ring
     /// `{"subscribe": {...}}`: turn the connection into a live tail.
     case subscribe(StreamRequest)
-    /// `{"config": {...}}`: change and persist the level setting of a subsystem or category.
-    case configure(LevelSetting)
+    /// `{"config": {...}}`: change and persist the level setting of a subsystem or category;
+    /// `{"config": {}}` (no mode) only asks for the settings in force.
+    case configure(LevelSetting?)
     /// `{"stats": true}`: the daemon's counters.
     case stats
 
@@ -56,7 +57,14 @@ enum ClientMessage {
         case "ring": return .ring
         case "stats": return .stats
         case "subscribe": return .subscribe(try StreamRequest(json: value))
-        default: return .configure(try LevelSetting(json: value))
+        default:
+            if case .object(let members) = value, members["mode"] == nil || members["mode"]!.isNull {
+                guard members.values.allSatisfy(\.isNull) else {
+                    throw ProtocolError("'config' needs 'mode' (e.g. \"level:debug,persist:info\") to change a setting; {\"config\": {}} lists them")
+                }
+                return .configure(nil)
+            }
+            return .configure(try LevelSetting(json: value))
         }
     }
 

@@ -27,7 +27,7 @@ struct CollectWhileWritingTests {
         #expect(before.wait() == 0)
 
         // Writers that go on during the collect.
-        let componentWriter = try SQLiteWriterProcess(database: component, firstRow: 500, rowCount: 20_000)
+        let componentWriter = try SQLiteWriterProcess(database: component, firstRow: 500, rowCount: 5_000)
         let stop = LockedFlag()
         let socketPath = daemon.socketPath
         let daemonWriter = Thread {
