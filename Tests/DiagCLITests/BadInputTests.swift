@@ -74,3 +74,26 @@ import TestSupport
         #expect(output.stderr.contains("Info.json"))
     }
 }
+
+/// Bytes no log tool writes: NUL, invalid UTF-8, a huge line, an empty file.
+@Suite struct HostileFileTests {
+    @Test func strangeBytesAreShownOrRefusedNeverCrashedOn() throws {
+        let folder = try TemporaryDirectory("diag-hostile")
+        let good = Fixtures.appleNDJSON.split(separator: "\n").first.map(String.init)!
+        var bytes = Data(good.utf8) + Data([0x0A])
+        bytes += Data([0x7B, 0x00, 0xFF, 0xFE, 0x0A])
+        bytes += Data(("{\"eventMessage\":\"" + String(repeating: "z", count: 2_000_000) + "\",\"timestamp\":\"2026-11-29 09:40:05Z\"}\n").utf8)
+        bytes += Data([0xC3, 0x28, 0x0A])
+        let path = folder.file("hostile.ndjson").path
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let output = try diag(["show", "--style", "compact", path])
+        #expect(output.status == 65)
+        #expect(output.stderr.contains("\(path):2:"))
+        #expect(output.stderr.contains("\(path):4:"))
+        #expect(output.stdout.contains("upload started"))
+        let empty = try folder.write("empty.log", "")
+        let nothing = try diag(["show", "--style", "ndjson", empty])
+        #expect(nothing.status == 0)
+        #expect(nothing.stdout == "")
+    }
+}
