@@ -7,7 +7,8 @@ struct ConnectionHandler {
     let connection: Connection
     let context: IngestContext
 
-    private static let readSize = 256 << 10
+    /// Per connection: small enough for thousands of clients, large enough for ~250 records a read.
+    private static let readSize = 64 << 10
 
     func run() {
         context.counters.add(context.counters.openConnections)
@@ -74,7 +75,9 @@ struct ConnectionHandler {
                 batch.add(record)
             case .sync(let id):
                 finish(&batch)
-                context.queue.pushSync(connection, id: id)
+                if !context.queue.pushSync(connection, id: id) {
+                    connection.send(.object(["error": .string("diagd is stopping: records after the last synced reply may not be stored"), "line": .int(Int64(number)), "sync": id]))
+                }
             case .ring:
                 finish(&batch)
                 sendRing()

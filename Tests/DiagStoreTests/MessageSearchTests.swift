@@ -60,6 +60,8 @@ import TestSupport
         #expect(both.allSatisfy { $0.eventMessage.hasPrefix("Café ÉCOLE straße opened") })
         #expect(both.count == 10)
         #expect(try store.count(filter: StoreFilter(end: StoreTestRecords.base + 100, messageSearch: ["cafe", "opened"])) == 10)
+        // A needle the caller did not fold is folded here: still a superset.
+        #expect(try store.records(filter: StoreFilter(end: StoreTestRecords.base + 100, messageSearch: ["CAFÉ"])).all().count == 20)
     }
 
     @Test func theIndexIsAContentlessTrigramTableKeyedByRecordID() throws {

@@ -4,12 +4,15 @@ import Foundation
 /// The index keeps no positions (`detail=none`), so a needle is looked up as all of its
 /// trigrams: a superset of the records that contain it, which the caller narrows exactly.
 enum MessageSearch {
-    /// `"abc" AND "bcd" AND …` over every needle of 3 characters or more; nil when none is.
+    /// `"abc" AND "bcd" AND …` over every needle of 3 characters or more (after folding); nil
+    /// when none is.
     static func matchExpression(needles: [String]) -> String? {
         var trigrams: [String] = []
         var seen: Set<String> = []
         for needle in needles {
-            let scalars = Array(needle.unicodeScalars)
+            // Folding again is harmless (it is idempotent) and keeps the prefilter a superset
+            // even for a caller that forgot to fold.
+            let scalars = Array(MessageSearchIndex.fold(needle).unicodeScalars)
             guard scalars.count >= 3 else { continue }
             for start in 0...(scalars.count - 3) {
                 var trigram = String.UnicodeScalarView()
