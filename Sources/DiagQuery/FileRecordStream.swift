@@ -16,7 +16,7 @@ final class FileRecordStream: RecordStream {
         do {
             reader = try ThreadedFileReader(.path(path), options: options)
         } catch let error as ImportError {
-            throw QueryError(error.description)
+            throw QueryError(error: error)
         }
         self.path = path
         self.selection = selection
@@ -43,7 +43,7 @@ final class FileRecordStream: RecordStream {
                 batch = next
                 index = 0
             } catch let error as ImportError {
-                throw QueryError(error.description)
+                throw QueryError(error: error)
             } catch {
                 throw QueryError("\(path): \(error)")
             }
@@ -53,3 +53,13 @@ final class FileRecordStream: RecordStream {
 
 @available(*, unavailable)
 extension FileRecordStream: Sendable {}
+
+extension QueryError {
+    init(error: ImportError) {
+        if case .unknownFormat = error {
+            self.init(error.description, badInput: true)
+        } else {
+            self.init(error.description)
+        }
+    }
+}
