@@ -10,6 +10,7 @@ public struct Diag: ParsableCommand {
         version: "diag \(version)",
         subcommands: [
             ShowCommand.self,
+            StatsCommand.self,
             ImportCommand.self,
             IndexCommand.self,
             GenerateCommand.self,

@@ -69,7 +69,9 @@ enum ClientMessage {
     }
 
     private static func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
-        line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        // A record starts with `{`: only lines that start with a blank need the full look.
+        guard let first = line.first, first != UInt8(ascii: "{") else { return line.isEmpty }
+        return line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     }
 }
 

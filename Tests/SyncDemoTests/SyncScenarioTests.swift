@@ -61,6 +61,62 @@ struct SyncScenarioTests {
         #expect(try exporter.audit().problems == [])
         #expect(try importer.audit().problems == [])
         #expect(try importer.recordNames() == exporter.recordNames(), "every exported post and attachment arrived")
+
+        try checkStatsAgreeWithShow(harness, variables: variables, allCount: all.count)
+        try checkBundle(harness, run: run, variables: variables, feedbackCount: feedback.count)
+    }
+
+    /// `diag stats` totals are `diag show`'s counts, by aggregate SQL and by streaming.
+    func checkStatsAgreeWithShow(_ harness: ScenarioHarness, variables: [String], allCount: Int) throws {
+        let plain = try StatsResult(harness.diag(["stats", harness.storePath, "--style", "json"]))
+        #expect(plain.method == "sql-aggregate")
+        #expect(plain.events == allCount)
+        let components = Self.components.sorted()
+        #expect(plain.processes.filter { components.contains($0.key) }.count == 4)
+        for component in components {
+            let shown = try harness.show(["--process", component])
+            #expect(plain.processes[component] == shown.count, "\(component): stats and show agree")
+        }
+        let levels = try harness.show(["--predicate", "messageType == error OR messageType == fault"])
+        #expect(plain.levels["Error", default: 0] + plain.levels["Fault", default: 0] == levels.count)
+        let planned = try StatsResult(harness.diag(["stats", harness.storePath, "--style", "json", "--predicate", "process == \"transport\" AND messageType == error"]))
+        #expect(planned.method == "sql-aggregate" && !planned.residual)
+        #expect(planned.events == (try harness.show(["--predicate", "process == \"transport\" AND messageType == error"])).count)
+        let residual = try StatsResult(harness.diag(["stats", harness.storePath, "--style", "json", "--predicate", "message MATCHES \".*[Tt]hrottled.*\""]))
+        #expect(residual.method == "streamed" && residual.residual, "a regex is checked record by record")
+        #expect(residual.events == (try harness.show(["--predicate", "message MATCHES \".*[Tt]hrottled.*\""])).count)
+        #expect(residual.events > 0)
+    }
+
+    /// `diag collect` with both sync cores' store files: a bundle the feedback predicate reads,
+    /// holding both stores whole and consistent.
+    func checkBundle(_ harness: ScenarioHarness, run: [String: String], variables: [String], feedbackCount: Int) throws {
+        let output = harness.directory.file("bundles").path
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let collect = try harness.diag([
+            "collect", "--store", harness.storePath, "--output", output + "/",
+            "--store-file", run["STORE_FILE"] ?? "", "--store-file", run["IMPORT_STORE_FILE"] ?? "",
+        ] + variables)
+        try #require(collect.status == 0, "diag collect: \(collect.stderr)")
+        let bundle = try #require(collect.stdout.split(separator: "\n").last.map(String.init))
+        let fromBundle = try harness.show(["--predicate-file", ScenarioHarness.predicateFile("feedback.predicate")] + variables, source: bundle)
+        #expect(fromBundle.count == feedbackCount, "the bundle answers the feedback predicate as the store did")
+        let stats = try StatsResult(harness.diag(["stats", bundle, "--style", "json", "--predicate-file", ScenarioHarness.predicateFile("feedback.predicate")] + variables))
+        #expect(stats.events == fromBundle.count)
+
+        let extracted = harness.directory.file("extracted").path
+        try FileManager.default.createDirectory(atPath: extracted, withIntermediateDirectories: true)
+        let untar = try TestSupport.run("/bin/tar", ["-xzf", bundle, "-C", extracted])
+        try #require(untar.status == 0, "tar: \(untar.stderr)")
+        let top = try #require(try FileManager.default.contentsOfDirectory(atPath: extracted).first)
+        for (device, key) in [("A", "STORE_FILE"), ("B", "IMPORT_STORE_FILE")] {
+            let snapshot = "\(extracted)/\(top)/stores/SyncDemo-\(device)/SyncDemo-\(device).sqlite"
+            let copy = try PersistentStore(path: snapshot, readOnly: true)
+            let original = try PersistentStore(path: try #require(run[key]), readOnly: true)
+            #expect(copy.identifier == original.identifier)
+            #expect(try copy.audit().problems == [], "device \(device)'s snapshot is consistent")
+            #expect(try copy.recordNames() == original.recordNames(), "device \(device)'s snapshot holds every committed post and attachment")
+        }
     }
 
     @Test(arguments: [DemoFault.pushLost, .corruptAttachment, .slowImport])
