@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "DiagStoreTests", dependencies: ["DiagStore", "DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagImportTests", dependencies: ["DiagImport", "TestSupport"]),
         .testTarget(name: "DiagGeneratorTests", dependencies: ["DiagGenerator", "TestSupport"]),
-        .testTarget(name: "DiagPredicateTests", dependencies: ["DiagPredicate", "DiagGenerator", "DiagStore", "TestSupport"]),
+        .testTarget(name: "DiagPredicateTests", dependencies: ["DiagPredicate", "DiagGenerator", "DiagStore", "TestSupport", "diag"]),
         .testTarget(name: "DiagQueryTests", dependencies: ["DiagQuery", "DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagOutputTests", dependencies: ["DiagOutput", "TestSupport"]),
         .testTarget(name: "DiagCommandLineTests", dependencies: ["DiagCommandLine", "TestSupport"]),

@@ -13,12 +13,13 @@ trap 'rm -rf "$work"' EXIT
 swift build -c release --package-path "$repo" --product diag >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 diag="$(swift build -c release --package-path "$repo" --show-bin-path)/diag"
 
-# Runs a command under /usr/bin/time -v; prints "seconds kilobytes".
+# Runs a command under /usr/bin/time -v, output to /dev/null; prints "wall-seconds cpu-seconds peak-kilobytes".
 measure() {
     /usr/bin/time -v "$@" >/dev/null 2>"$work/time" || { cat "$work/time"; exit 1; }
     awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i] }
+                /User time \(seconds\)|System time \(seconds\)/ { cpu += $2 }
                 /Maximum resident set size/ { rss = $2 }
-                END { printf "%.3f %d\n", s, rss }' "$work/time"
+                END { printf "%.3f %.3f %d\n", s, cpu, rss }' "$work/time"
 }
 
 echo "Generating $count records..."
@@ -44,54 +45,45 @@ with open(sys.argv[1]) as source, open(sys.argv[2], "w", newline="") as target:
         writer.writerow(["" if r.get(c) is None else r[c] for c in columns])
 PY
 
+# The chunk table's record columns in the CSV's order (the rowid stands for id; receiptTime is NULL on import).
 cat > "$work/import.sql" <<SQL
 PRAGMA journal_mode = WAL;
 PRAGMA synchronous = NORMAL;
 CREATE TABLE records (
-  id INTEGER PRIMARY KEY, timestamp INTEGER NOT NULL, receiptTime INTEGER, messageType INTEGER NOT NULL,
-  eventType INTEGER NOT NULL, process TEXT, processID INTEGER, processImagePath TEXT, userID INTEGER,
+  timestamp INTEGER NOT NULL, messageType INTEGER NOT NULL, eventType INTEGER NOT NULL,
+  process TEXT, processID INTEGER, processImagePath TEXT, userID INTEGER,
   sender TEXT, senderImagePath TEXT, subsystem TEXT, category TEXT, threadID INTEGER,
   activityIdentifier INTEGER, parentActivityIdentifier INTEGER, traceID INTEGER,
   eventMessage TEXT NOT NULL, formatString TEXT, signpostID INTEGER, signpostName TEXT, signpostType TEXT, metadata TEXT);
-CREATE VIEW csv_rows AS SELECT timestamp, messageType, eventType, process, processID, processImagePath, userID, sender,
-  senderImagePath, subsystem, category, threadID, activityIdentifier, parentActivityIdentifier, traceID, eventMessage,
-  formatString, signpostID, signpostName, signpostType, metadata FROM records;
-CREATE TRIGGER csv_insert INSTEAD OF INSERT ON csv_rows BEGIN
-  INSERT INTO records (timestamp, messageType, eventType, process, processID, processImagePath, userID, sender,
-    senderImagePath, subsystem, category, threadID, activityIdentifier, parentActivityIdentifier, traceID, eventMessage,
-    formatString, signpostID, signpostName, signpostType, metadata)
-  VALUES (NEW.timestamp, NEW.messageType, NEW.eventType, NEW.process, NEW.processID, NEW.processImagePath, NEW.userID,
-    NEW.sender, NEW.senderImagePath, NEW.subsystem, NEW.category, NEW.threadID, NEW.activityIdentifier,
-    NEW.parentActivityIdentifier, NEW.traceID, NEW.eventMessage, NEW.formatString, NEW.signpostID, NEW.signpostName,
-    NEW.signpostType, NEW.metadata);
-END;
 .mode csv
-.import $work/records.csv csv_rows
+.import $work/records.csv records
 SQL
 
 echo "Measuring..."
-set -- $(measure sqlite3 "$work/reference.sqlite" ".read $work/import.sql"); sqlite_s=$1; sqlite_kb=$2
-set -- $(measure "$diag" import --store "$work/store" "$work/records.ndjson"); import_s=$1; import_kb=$2
-set -- $(measure "$diag" show --info --debug "$work/store"); show_s=$1; show_kb=$2
-set -- $(measure "$diag" show --info --debug --style ndjson "$work/store"); ndjson_s=$1; ndjson_kb=$2
-set -- $(measure "$diag" show --info --debug --style ndjson "$work/records.ndjson"); file_s=$1; file_kb=$2
-set -- $(measure rg -c . "$work/records.ndjson"); rg_s=$1; rg_kb=$2
+set -- $(measure sqlite3 "$work/reference.sqlite" ".read $work/import.sql"); sqlite_s=$1; sqlite_c=$2; sqlite_kb=$3
+set -- $(measure "$diag" import --store "$work/store" "$work/records.ndjson"); import_s=$1; import_c=$2; import_kb=$3
+set -- $(measure "$diag" show --info --debug "$work/store"); show_s=$1; show_c=$2; show_kb=$3
+set -- $(measure "$diag" show --info --debug --style ndjson "$work/store"); ndjson_s=$1; ndjson_c=$2; ndjson_kb=$3
+set -- $(measure "$diag" show --info --debug --style ndjson "$work/records.ndjson"); file_s=$1; file_c=$2; file_kb=$3
+set -- $(measure rg -c . "$work/records.ndjson"); rg_s=$1; rg_c=$2; rg_kb=$3
 shown=$("$diag" show --info --debug --style ndjson "$work/store" | wc -l)
 
 awk -v n="$count" -v shown="$shown" \
-    -v ss="$sqlite_s" -v sk="$sqlite_kb" -v is="$import_s" -v ik="$import_kb" \
-    -v ws="$show_s" -v wk="$show_kb" -v js="$ndjson_s" -v jk="$ndjson_kb" -v fs="$file_s" -v fk="$file_kb" \
-    -v rs="$rg_s" -v rk="$rg_kb" 'BEGIN {
+    -v ss="$sqlite_s" -v sc="$sqlite_c" -v sk="$sqlite_kb" -v is="$import_s" -v ic="$import_c" -v ik="$import_kb" \
+    -v ws="$show_s" -v wc="$show_c" -v wk="$show_kb" -v js="$ndjson_s" -v jc="$ndjson_c" -v jk="$ndjson_kb" \
+    -v fs="$file_s" -v fc="$file_c" -v fk="$file_kb" -v rs="$rg_s" -v rc="$rg_c" -v rk="$rg_kb" '
+function row(label, wall, cpu, kb) { printf "%-44s %9.2f %9.2f %12.0f %9.1f\n", label, wall, cpu, n / wall, kb / 1024 }
+BEGIN {
     printf "\n%d records generated, %d shown back from the store\n\n", n, shown
-    printf "%-44s %10s %12s %10s\n", "run", "seconds", "records/s", "peak MiB"
-    printf "%-44s %10.2f %12.0f %10.1f\n", "sqlite3 .import of the CSV (reference)", ss, n / ss, sk / 1024
-    printf "%-44s %10.2f %12.0f %10.1f\n", "diag import of the NDJSON", is, n / is, ik / 1024
-    printf "%-44s %10.2f %12.0f %10.1f\n", "rg -c . over the NDJSON (reference)", rs, n / rs, rk / 1024
-    printf "%-44s %10.2f %12.0f %10.1f\n", "diag show (default style) > /dev/null", ws, n / ws, wk / 1024
-    printf "%-44s %10.2f %12.0f %10.1f\n", "diag show --style ndjson > /dev/null", js, n / js, jk / 1024
-    printf "%-44s %10.2f %12.0f %10.1f\n", "diag show of the NDJSON file > /dev/null", fs, n / fs, fk / 1024
-    printf "\nratios\n"
-    printf "  import: diag / sqlite3 .import        %6.2fx  (target <= 2x: %s)\n", is / ss, (is / ss <= 2 ? "met" : "NOT met")
-    printf "  show:   diag show / rg -c .           %6.2fx  (rg only counts lines; a floor)\n", ws / rs
-    printf "  show peak RSS                         %6.1f MiB (target < 64 MiB: %s)\n", wk / 1024, (wk / 1024 < 64 ? "met" : "NOT met")
+    printf "%-44s %9s %9s %12s %9s\n", "run", "wall s", "cpu s", "records/s", "peak MiB"
+    row("sqlite3 .import of the CSV (reference)", ss, sc, sk)
+    row("diag import of the NDJSON", is, ic, ik)
+    row("rg -c . over the NDJSON (reference)", rs, rc, rk)
+    row("diag show (default style) > /dev/null", ws, wc, wk)
+    row("diag show --style ndjson > /dev/null", js, jc, jk)
+    row("diag show of the NDJSON file > /dev/null", fs, fc, fk)
+    printf "\nratios (wall clock; cpu in brackets)\n"
+    printf "  import: diag / sqlite3 .import        %6.2fx [%5.2fx]  (target <= 2x: %s)\n", is / ss, (sc > 0 ? ic / sc : 0), (is / ss <= 2 ? "met" : "NOT met")
+    printf "  show:   diag show / rg -c .           %6.2fx [%5.2fx]  (rg only counts lines: a floor)\n", ws / rs, (rc > 0 ? wc / rc : 0)
+    printf "  show peak RSS                         %6.1f MiB         (target < 64 MiB: %s)\n", wk / 1024, (wk / 1024 < 64 ? "met" : "NOT met")
 }'

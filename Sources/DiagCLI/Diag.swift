@@ -10,12 +10,14 @@ public struct Diag: ParsableCommand {
         version: "diag \(version)",
         subcommands: [
             ShowCommand.self,
+            StatsCommand.self,
             ImportCommand.self,
             IndexCommand.self,
             GenerateCommand.self,
             CollectCommand.self,
             FeedbackCommand.self,
             VerifyCommand.self,
+            PredicateCommand.self,
         ])
 
     public init() {}

@@ -38,7 +38,13 @@ public final class LogFileReader {
 
     /// Reads standard input (`diag import -`), leaving it open.
     public static func standardInput(options: ImportOptions = ImportOptions()) throws(ImportError) -> LogFileReader {
-        try LogFileReader(stream: ByteStream(descriptor: STDIN_FILENO, name: "<stdin>"), options: options, defaultYear: year(of: Date(), in: options.timeZone))
+        try LogFileReader(fileDescriptor: STDIN_FILENO, name: "<stdin>", options: options)
+    }
+
+    /// Reads an open descriptor (a pipe, a socket, standard input) to its end, leaving it open;
+    /// the caller keeps it open while the reader lives. Without `options.year`, the current year.
+    public convenience init(fileDescriptor: Int32, name: String, options: ImportOptions = ImportOptions()) throws(ImportError) {
+        try self.init(stream: ByteStream(descriptor: fileDescriptor, name: name), options: options, defaultYear: Self.year(of: Date(), in: options.timeZone))
     }
 
     private init(stream: ByteStream, options: ImportOptions, defaultYear: Int) throws(ImportError) {

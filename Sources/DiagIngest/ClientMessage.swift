@@ -9,8 +9,9 @@ enum ClientMessage {
     case ring
     /// `{"subscribe": {...}}`: turn the connection into a live tail.
     case subscribe(StreamRequest)
-    /// `{"config": {...}}`: change and persist the level setting of a subsystem or category.
-    case configure(LevelSetting)
+    /// `{"config": {...}}`: change and persist the level setting of a subsystem or category;
+    /// `{"config": {}}` (no mode) only asks for the settings in force.
+    case configure(LevelSetting?)
     /// `{"stats": true}`: the daemon's counters.
     case stats
 
@@ -56,12 +57,21 @@ enum ClientMessage {
         case "ring": return .ring
         case "stats": return .stats
         case "subscribe": return .subscribe(try StreamRequest(json: value))
-        default: return .configure(try LevelSetting(json: value))
+        default:
+            if case .object(let members) = value, members["mode"] == nil || members["mode"]!.isNull {
+                guard members.values.allSatisfy(\.isNull) else {
+                    throw ProtocolError("'config' needs 'mode' (e.g. \"level:debug,persist:info\") to change a setting; {\"config\": {}} lists them")
+                }
+                return .configure(nil)
+            }
+            return .configure(try LevelSetting(json: value))
         }
     }
 
     private static func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
-        line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        // A record starts with `{`: only lines that start with a blank need the full look.
+        guard let first = line.first, first != UInt8(ascii: "{") else { return line.isEmpty }
+        return line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     }
 }
 

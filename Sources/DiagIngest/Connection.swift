@@ -11,6 +11,7 @@ final class Connection: Sendable {
     private struct Outbox {
         var pending: [UInt8] = []
         var broken = false
+        var overflowed = false
     }
 
     /// A client that lets this many reply bytes pile up is not reading them; it is dropped.
@@ -20,6 +21,9 @@ final class Connection: Sendable {
     let peer: PeerIdentity
     let serial: Int
     private let outbox = Mutex(Outbox())
+    /// Lines refused on this connection, and the first reason, for the daemon's log at close.
+    let invalidLines = Atomic<Int>(0)
+    let firstRefusal = Mutex<String?>(nil)
 
     init(descriptor: Int32, peer: PeerIdentity, serial: Int) {
         self.descriptor = descriptor
@@ -30,6 +34,8 @@ final class Connection: Sendable {
     deinit { close(descriptor) }
 
     var isBroken: Bool { outbox.withLock { $0.broken } }
+    /// Whether the connection was dropped because its client did not read its replies.
+    var overflowed: Bool { outbox.withLock { $0.overflowed } }
     var hasPendingReplies: Bool { outbox.withLock { !$0.pending.isEmpty } }
 
     /// Sends one JSON value and a newline, or queues it behind earlier replies.
@@ -52,6 +58,7 @@ final class Connection: Sendable {
             }
             if box.pending.count > Self.outboxLimit {
                 box.broken = true
+                box.overflowed = true
                 box.pending = []
                 shutdown(descriptor, Int32(SHUT_RDWR))
             }

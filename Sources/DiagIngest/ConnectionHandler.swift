@@ -7,11 +7,15 @@ struct ConnectionHandler {
     let connection: Connection
     let context: IngestContext
 
-    private static let readSize = 256 << 10
+    /// Per connection: small enough for thousands of clients, large enough for ~250 records a read.
+    private static let readSize = 64 << 10
 
     func run() {
         context.counters.add(context.counters.openConnections)
-        defer { context.counters.openConnections.wrappingSubtract(1, ordering: .relaxed) }
+        defer {
+            context.counters.openConnections.wrappingSubtract(1, ordering: .relaxed)
+            reportAtClose()
+        }
         var framer = LineFramer()
         var batch = LineBatch()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 16)
@@ -71,14 +75,18 @@ struct ConnectionHandler {
                 batch.add(record)
             case .sync(let id):
                 finish(&batch)
-                context.queue.pushSync(connection, id: id)
+                if !context.queue.pushSync(connection, id: id) {
+                    connection.send(.object(["error": .string("diagd is stopping: records after the last synced reply may not be stored"), "line": .int(Int64(number)), "sync": id]))
+                }
             case .ring:
                 finish(&batch)
                 sendRing()
             case .stats:
                 finish(&batch)
                 connection.send(.object(["stats": context.counters.json]))
-            case .configure(let setting):
+            case .configure(nil):
+                connection.send(.object(["configured": .array(context.levels.snapshot.settings.map(\.json))]))
+            case .configure(let setting?):
                 do {
                     let settings = try context.levels.apply(setting)
                     context.log.log(.default, "level setting changed by pid \(connection.peer.processID): \(setting.json.compactText)", category: "config")
@@ -96,7 +104,23 @@ struct ConnectionHandler {
 
     private func refuse(line: Int, _ reason: String) {
         context.counters.add(context.counters.invalidLines)
+        if connection.invalidLines.wrappingAdd(1, ordering: .relaxed).oldValue == 0 {
+            connection.firstRefusal.withLock { $0 = "line \(line): \(reason)" }
+        }
         connection.send(.object(["error": .string(reason), "line": .int(Int64(line))]))
+    }
+
+    /// One line in the daemon's log for a connection that sent bad lines or was dropped.
+    private func reportAtClose() {
+        let peer = connection.peer
+        let who = "pid \(peer.processID) (\(peer.process ?? "?"), uid \(peer.userID))"
+        if connection.overflowed {
+            context.log.log(.error, "dropped the connection of \(who): it did not read its replies (over \(Connection.outboxLimit) bytes waiting)", category: "connection")
+        }
+        let invalid = connection.invalidLines.load(ordering: .relaxed)
+        if invalid > 0, let first = connection.firstRefusal.withLock({ $0 }) {
+            context.log.log(.error, "\(who) sent \(invalid) invalid line\(invalid == 1 ? "" : "s"); the first, \(first)", category: "connection")
+        }
     }
 
     /// Routes the batch: persisted records to the writer, the rest to the ring; all to streams.

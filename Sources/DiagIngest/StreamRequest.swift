@@ -6,7 +6,7 @@ public struct StreamRequest: Sendable, Hashable {
     public var level: MessageType
     /// Process names or IDs; empty means every process.
     public var processes: [String]
-    /// A predicate in the NSPredicate language; the client filters with it (see docs/PROTOCOL.md).
+    /// A predicate in the NSPredicate language (PREDICATES.md), evaluated by the daemon.
     public var predicate: String?
 
     public init(level: MessageType = .default, processes: [String] = [], predicate: String? = nil) {

@@ -20,6 +20,8 @@ public struct MergedRecordStream: RecordStream {
     }
 
     public mutating func next() throws -> LogRecord? {
+        // One source needs no ordering: skip the heap and the copy through `heads`.
+        if streams.count == 1 { return try streams[0].next() }
         if !started {
             started = true
             for index in streams.indices { try refill(index) }

@@ -53,6 +53,9 @@ import TestSupport
               "messageType" : "Fault",
               "eventType" : "logEvent",
               "eventMessage" : "Second"
+            },{
+              "count" : 2,
+              "finished" : 1
             }]
 
             """

@@ -91,3 +91,35 @@ import TestSupport
         #expect(client.waitForSync(1) == [])
     }
 }
+
+@Suite(.serialized) struct SocketGroupTests {
+    @Test func theSocketIsGivenToTheConfiguredGroup() throws {
+        let group = getgid() == 0 ? "daemon" : String(getgid())
+        let daemon = try RunningDaemon(arguments: ["--socket-group", group])
+        var status = stat()
+        #expect(stat(daemon.socketPath, &status) == 0)
+        let expected = getgrnam(group).map { $0.pointee.gr_gid } ?? gid_t(group)
+        #expect(status.st_gid == expected)
+        #expect(status.st_mode & 0o777 == 0o660)
+    }
+
+    @Test func anUnknownGroupIsRefusedWithWhatIsAccepted() throws {
+        let directory = try TemporaryDirectory("group")
+        let output = try run(BuiltProducts.path("diagd"), [
+            "--store", directory.file("store").path, "--socket", directory.file("d.sock").path,
+            "--socket-group", "no-such-group-here",
+        ])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("unknown group 'no-such-group-here'"))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("d.sock").path))
+    }
+
+    @Test func badOptionValuesAreUsageErrors() throws {
+        let output = try run(BuiltProducts.path("diagd"), ["--max-size", "lots"])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("--max-size 'lots' is not a size"))
+        let age = try run(BuiltProducts.path("diagd"), ["--max-age", "7 weeks"])
+        #expect(age.status == 64)
+        #expect(age.stderr.contains("--max-age '7 weeks' is not an age"))
+    }
+}

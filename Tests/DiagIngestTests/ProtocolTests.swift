@@ -101,3 +101,58 @@ enum PeerIdentity {
         (try? String(contentsOfFile: "/proc/self/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
     }
 }
+
+@Suite(.serialized) struct HostileClientTests {
+    @Test func aClientThatNeverReadsItsRepliesIsDroppedAndOthersAreServed() throws {
+        let daemon = try RunningDaemon()
+        let line = Array("not json at all, answered with an error each time\n".utf8)
+        var lines: [UInt8] = []
+        for _ in 0..<2000 { lines += line }
+        let chunk = lines
+        let socketPath = daemon.socketPath
+        // About 20 MB of replies would pile up; the daemon gives up on this client instead.
+        let writer = Thread {
+            guard let flooder = try? RawClient(path: socketPath) else { return }
+            for _ in 0..<100 { flooder.write(chunk) }
+        }
+        writer.start()
+        let deadline = Date(timeIntervalSinceNow: 60)
+        var dropped = false
+        while !dropped && Date() < deadline {
+            usleep(100_000)
+            dropped = daemon.stderr.contains("did not read its replies")
+        }
+        #expect(dropped)
+        let polite = try RawClient(path: daemon.socketPath)
+        polite.write("{\"eventMessage\":\"still here\"}\n{\"sync\":1}\n")
+        #expect(polite.waitForSync(1) == [])
+        #expect(daemon.stop() == 0)
+        #expect(try daemon.clientRecords().map(\.eventMessage) == ["still here"])
+        #expect(daemon.stderr.contains("invalid lines; the first, line 1:"))
+    }
+
+    @Test func deeplyNestedAndOddlyTypedRecordsAreRefusedOneByOne() throws {
+        let session = try RawDaemonSession()
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        session.client.write("""
+            {"eventMessage":"x","metadata":\(deep)}
+            {"eventMessage":"x","metadata":[1,2]}
+            {"eventMessage":"x","timestamp":"yesterday"}
+            {"eventMessage":"x","eventType":"coffeeEvent"}
+            {"eventMessage":"x","processID":"not even a number"}
+            {"eventMessage":"\\ud800"}
+            {"eventMessage":"x"} trailing
+            {"eventMessage":"ok","metadata":{"nested":{"deeper":[1,{"k":null}]}}}
+            {"sync":1}
+
+            """)
+        let replies = try #require(session.client.waitForSync(1))
+        // A trusted field is never taken from the line, but one of the wrong type is still refused.
+        #expect(replies.compactMap { $0["line"]?.int64Value } == [1, 2, 3, 4, 5, 6, 7])
+        #expect(replies[0]["error"]?.stringValue?.contains("nest") == true)
+        try session.finish()
+        let records = try session.daemon.clientRecords()
+        #expect(records.map(\.eventMessage) == ["ok"])
+        #expect(records.first?.processID == Int64(getpid()))
+    }
+}

@@ -36,6 +36,31 @@ import TestSupport
         #expect(subscriber.readReply()?["eventMessage"]?.stringValue == "marker")
     }
 
+    @Test func aStreamPredicateIsEvaluatedByTheDaemon() throws {
+        let daemon = try RunningDaemon()
+        let subscriber = try RawClient(path: daemon.socketPath)
+        subscriber.write("{\"subscribe\":{\"level\":\"debug\",\"predicate\":\"subsystem == 'com.example.sync' AND eventMessage CONTAINS[c] 'PUSH'\"}}\n")
+        #expect(subscriber.readReply()?["subscribed"] != nil)
+        let logger = try RawClient(path: daemon.socketPath)
+        logger.write("""
+            {"eventMessage":"push token refreshed","subsystem":"com.example.sync"}
+            {"eventMessage":"push elsewhere","subsystem":"com.example.other"}
+            {"eventMessage":"merge done","subsystem":"com.example.sync"}
+            {"eventMessage":"second push","subsystem":"com.example.sync","messageType":"Debug"}
+
+            """)
+        #expect(subscriber.readReply()?["eventMessage"]?.stringValue == "push token refreshed")
+        #expect(subscriber.readReply()?["eventMessage"]?.stringValue == "second push")
+    }
+
+    @Test func aStreamWithABadPredicateIsToldWhy() throws {
+        let session = try RawDaemonSession()
+        session.client.write("{\"subscribe\":{\"predicate\":\"process ==\"}}\n")
+        let reply = try #require(session.client.readReply())
+        #expect(reply["error"]?.stringValue?.hasPrefix("invalid predicate") == true)
+        #expect(session.client.readReply() == nil)
+    }
+
     @Test func aBadSubscriptionIsRefused() throws {
         let session = try RawDaemonSession()
         session.client.write("{\"subscribe\":{\"level\":\"loud\"}}\n")

@@ -93,11 +93,6 @@ public final class PersistentStore {
 
     public var postCount: Int { (try? database.scalarInt("SELECT count(*) FROM ZPOST")).map(Int.init) ?? 0 }
     public var attachmentCount: Int { (try? database.scalarInt("SELECT count(*) FROM ZATTACHMENT")).map(Int.init) ?? 0 }
-
-    /// Writes the WAL back into the main file, as Core Data does when the last connection closes.
-    public func checkpoint() throws {
-        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    }
 }
 
 @available(*, unavailable)

@@ -40,23 +40,4 @@ public struct SenderLogger: Sendable {
     public func fault(_ message: LogMessage, metadata: [String: String]? = nil, line: Int = #line) {
         logger.log(level: .fault, message, metadata: metadata.map(Self.json), fileID: fileID, line: line)
     }
-
-    /// Starts an activity whose creation record names this sender, and runs `body` in it.
-    public func activity(_ name: String, _ body: () throws -> Void) rethrows {
-        try Activity(name, fileID: fileID, body)
-    }
-}
-
-/// What every component does before it exits: wait until diagd has committed its records.
-public enum ComponentExit {
-    /// Flushes the logs; a failure is reported on stderr (the work itself is already done).
-    public static func flushLogs(component: String) -> Bool {
-        do {
-            try LogTransport.shared.flush(timeout: 10)
-            return true
-        } catch {
-            StandardError.write("\(component): could not flush logs to diagd: \(error)\n")
-            return false
-        }
-    }
 }

@@ -9,10 +9,10 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run an export on device A and an import on an empty device B, with an optional fault.",
         discussion: """
-            The components log to diagd ($DIAG_SOCKET). Each run starts from an empty scenario:
-            the sockets/, server/, push/ and devices/ folders under --work are recreated.
-            Prints KEY=value lines on stdout: STORE_ID and STORE_FILE (device A), IMPORT_STORE_ID
-            and IMPORT_STORE_FILE (device B), CONTAINER, TOPIC, EXPORT_ACTIVITY, IMPORT_ACTIVITY,
+            The components log to diagd ($DIAG_SOCKET). Each run starts from an empty scenario: \
+            the sockets/, server/, push/ and devices/ folders under --work are recreated. \
+            Prints KEY=value lines on stdout: STORE_ID and STORE_FILE (device A), IMPORT_STORE_ID \
+            and IMPORT_STORE_FILE (device B), CONTAINER, TOPIC, EXPORT_ACTIVITY, IMPORT_ACTIVITY, \
             FAULT, and the posts and attachments each store holds.
             """)
 

@@ -1,0 +1,59 @@
+import DiagClient
+import DiagCommandLine
+import DiagIngest
+import Foundation
+
+/// `diag config`: what diagd keeps of each subsystem, like `log config`.
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Show or change which levels diagd keeps and stores, per subsystem and category.",
+        discussion: """
+            A mode has two parts: level:L (records below L are dropped) and persist:L (records below L \
+            stay only in diagd's memory ring, shown by diag stream and gathered by diag collect), each \
+            L one of debug, info, default. The default is level:debug,persist:info. A category's mode \
+            overrides its subsystem's, which overrides the global one (no --subsystem). diagd keeps \
+            the settings in its store, so they survive a restart. Without --mode, the settings in force \
+            are listed.
+            """)
+
+    @Option(help: "The subsystem to configure, e.g. com.example.sync.", valueName: "subsystem")
+    var subsystem: String?
+
+    @Option(help: "A category of the subsystem.", valueName: "category")
+    var category: String?
+
+    @Option(help: "level:debug|info|default and/or persist:debug|info|default, comma-separated.", valueName: "mode")
+    var mode: String?
+
+    @Option(help: "diagd's socket (default: $DIAG_SOCKET, else $XDG_RUNTIME_DIR/diag/diagd.sock, else <store>/diagd.sock).", valueName: "path")
+    var socket: String?
+
+    mutating func validate() throws {
+        if category != nil && subsystem == nil {
+            throw ValidationError("--category needs --subsystem")
+        }
+        if let mode {
+            do {
+                _ = try LevelMode.parse(mode)
+            } catch {
+                throw ValidationError("The value '\(mode)' is invalid for '--mode <mode>': \(error)")
+            }
+        }
+        if mode == nil && (subsystem != nil || category != nil) {
+            throw ValidationError("--subsystem and --category need --mode (e.g. --mode level:debug,persist:info); without them the settings are listed")
+        }
+    }
+
+    func run() throws {
+        let settings: [String]
+        do {
+            let session = try DaemonSession(socketPath: socket)
+            settings = try session.configure(subsystem: subsystem, category: category, mode: mode)
+        } catch {
+            if "\(error)".hasPrefix("cannot connect") { throw RuntimeError("\(error)") }
+            throw InputError("\(error)")
+        }
+        for line in settings { print(line) }
+    }
+}

@@ -1,0 +1,171 @@
+import DiagCommandLine
+import DiagImport
+import DiagModel
+import DiagOutput
+import DiagQuery
+import DiagStore
+import Foundation
+
+/// `diag stats`: how many records, and how many bytes of messages, per process, sender,
+/// subsystem, category, level and minute, like `log stats`. Stores answer with aggregate SQL
+/// (counted, never fetched) when the predicate is decided entirely in SQL; otherwise records are
+/// streamed and counted here.
+struct StatsCommand: ParsableCommand {
+    enum Style: String, CaseIterable, ExpressibleByArgument { case human, json }
+    enum SortKey: String, CaseIterable, ExpressibleByArgument { case events, bytes }
+
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Count log records per process, sender, subsystem, category, level and minute.",
+        discussion: """
+            A SOURCE is a store directory, a bundle or a plain log file, as for diag show (default: the \
+            default store). Every level is counted. Bytes are the UTF-8 bytes of the messages. On stores \
+            and bundles the counts come from aggregate SQL when the predicate is decided entirely in SQL; \
+            a predicate with a residual (or a plain file) is counted record by record, and --style json \
+            says which was done.
+            """)
+
+    @Option(help: "Count only records that match this predicate.")
+    var predicate: String?
+    @Option(help: "Read the predicate from a file; lines starting with # are comments.", valueName: "file")
+    var predicateFile: String?
+    @Option(name: "var", help: "A value for $NAME in the predicate.", valueName: "name=value")
+    var variables: [String]
+    @Option(help: "Count records from this time on: \(TimeArgument.accepted).", valueName: "time")
+    var start: String?
+    @Option(help: "Count records before this time (same forms as --start).", valueName: "time")
+    var end: String?
+    @Option(help: "Count records of the last 30s, 5m, 2h or 1d before now.", valueName: "duration")
+    var last: String?
+    @Option(help: "The output style.")
+    var style: Style = .human
+    @Option(help: "Order the groups by events or bytes.")
+    var sort: SortKey = .events
+    @Option(help: "Show this many groups per table, or all (levels and minutes are always all).", valueName: "n|all")
+    var count: String = "10"
+    @Option(help: "Show and read times in this zone (default: $TZ, else UTC).", valueName: "zone")
+    var timezone: String?
+    @Argument(help: "Stores, bundles or log files to count (default: the default store).", valueName: "source")
+    var sources: [String]
+
+    private var zone = DisplayZone.utc
+    private var window: (start: Int64?, end: Int64?) = (nil, nil)
+    private var boundVariables: [String: String] = [:]
+    private var limit: Int?
+
+    mutating func validate() throws {
+        if predicate != nil, predicateFile != nil { throw ValidationError("--predicate and --predicate-file cannot be used together") }
+        if last != nil, start != nil { throw ValidationError("--last and --start cannot be used together") }
+        if count != "all" {
+            guard let number = Int(count), number > 0 else {
+                throw ValidationError("The value '\(count)' is invalid for '--count <n|all>'; accepted: a positive number or all")
+            }
+            limit = number
+        }
+        if let timezone {
+            guard let parsed = DisplayZone(parsing: timezone) else {
+                throw ValidationError("The value '\(timezone)' is invalid for '--timezone <zone>'; accepted: a zone name like Europe/Paris, UTC, or an offset like +0100")
+            }
+            zone = parsed
+        } else {
+            zone = DisplayZone.fromEnvironment()
+        }
+        boundVariables = try VariableArguments.parse(variables)
+        if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
+        if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
+        if let last { window.start = Int64(Date().timeIntervalSince1970 * 1e9) - (try TimeArgument.duration(last)) }
+        if let start = window.start, let end = window.end, end < start {
+            throw ValidationError("--end is before --start; nothing could match")
+        }
+    }
+
+    func run() throws {
+        let text = try predicateFile.map(PredicateFile.read) ?? predicate
+        let condition = try text.map { try PredicateCondition.make($0, variables: boundVariables) }
+        let querySources = try SourceArguments.resolve(sources)
+        var tally = StatsTally()
+        let hasFile = querySources.contains { if case .file = $0 { true } else { false } }
+        let method: String, reason: String?
+        if !hasFile, condition?.residual == nil {
+            try countInSQL(querySources, condition: condition, into: &tally)
+            (method, reason) = ("sql-aggregate", nil)
+        } else {
+            try countStreamed(querySources, condition: condition, into: &tally)
+            method = "streamed"
+            reason = hasFile ? "a plain log file is read record by record" : "the predicate has a part SQL cannot decide (a residual)"
+        }
+        let report = StatsReport(tally: tally, sort: sort, limit: limit, zone: zone)
+        let sink = OutputSink.standardOutput()
+        switch style {
+        case .human: sink.write(report.human(method: method, reason: reason, predicate: text))
+        case .json: sink.write(report.json(method: method, residual: condition?.residual != nil, reason: reason, predicate: text))
+        }
+        sink.flush()
+    }
+
+    private func countInSQL(_ sources: [QuerySource], condition: QueryCondition?, into tally: inout StatsTally) throws {
+        let filter = StoreFilter(
+            start: [window.start, condition?.start].compactMap { $0 }.max(),
+            end: [window.end, condition?.end].compactMap { $0 }.min(),
+            whereSQL: condition?.sqlWhere, bindings: condition?.bindings ?? [],
+            messageSearch: condition?.messageSearch ?? [])
+        for source in sources {
+            var opened: (any OpenedBundleStore)?
+            let url: URL
+            switch source {
+            case .store(let store): url = store
+            case .bundle(let path):
+                guard let opener = SourceArguments.bundleOpener else { throw RuntimeError("\(path): this build of diag cannot read bundles") }
+                opened = try opener.openStore(inBundle: path)
+                url = opened!.storeURL
+            case .file: continue
+            }
+            do {
+                let store = try LogStore.open(at: url, options: .readOnly)
+                for grouping in StoreGrouping.allCases {
+                    for group in try store.groupedCounts(by: grouping, filter: filter) {
+                        tally.add(grouping, group.key, events: group.count, bytes: group.messageBytes)
+                    }
+                }
+            } catch let error as StoreError {
+                throw RuntimeError(error.description)
+            }
+            withExtendedLifetime(opened) {}
+        }
+    }
+
+    private func countStreamed(_ sources: [QuerySource], condition: QueryCondition?, into tally: inout StatsTally) throws {
+        let selection = RecordSelection(start: window.start, end: window.end, includeInfo: true, includeDebug: true)
+        let results = try LogQuery(selection: selection, condition: condition)
+            .open(sources, bundleOpener: SourceArguments.bundleOpener, options: ImportOptions(timeZone: zone.timeZone)) { issue in
+                StandardStream.error.write("\(issue)\n")
+            }
+        while let record = try results.next() { tally.add(record) }
+        if results.refusedCount > 0 {
+            StandardStream.error.write("diag stats: \(results.refusedCount) lines were refused (not records) and not counted\n")
+        }
+    }
+}
+
+/// Events and bytes per key of each grouping.
+struct StatsTally {
+    var groups: [StoreGrouping: [SQLValue: (events: Int64, bytes: Int64)]] = [:]
+
+    mutating func add(_ grouping: StoreGrouping, _ key: SQLValue, events: Int64, bytes: Int64) {
+        let old = groups[grouping, default: [:]][key] ?? (0, 0)
+        groups[grouping, default: [:]][key] = (old.events + events, old.bytes + bytes)
+    }
+
+    mutating func add(_ record: LogRecord) {
+        let bytes = Int64(record.eventMessage.utf8.count)
+        func text(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
+        add(.process, text(record.process), events: 1, bytes: bytes)
+        add(.sender, text(record.sender), events: 1, bytes: bytes)
+        add(.subsystem, text(record.subsystem), events: 1, bytes: bytes)
+        add(.category, text(record.category), events: 1, bytes: bytes)
+        add(.messageType, .int(Int64(record.messageType.rawValue)), events: 1, bytes: bytes)
+        let minute: Int64 = 60 * Timestamp.nanosecondsPerSecond
+        let floor = record.timestamp - ((record.timestamp % minute) + minute) % minute
+        add(.minute, .int(floor), events: 1, bytes: bytes)
+    }
+}

@@ -1,0 +1,102 @@
+import DiagClient
+import DiagCommandLine
+import DiagModel
+import DiagOutput
+import DiagPredicate
+import Foundation
+
+/// `diag stream`: the live tail of what diagd receives, like `log stream`.
+struct StreamCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stream",
+        abstract: "Show log records live, as diagd receives them.",
+        discussion: """
+            Subscribes to diagd on its socket ($DIAG_SOCKET, else $XDG_RUNTIME_DIR/diag/diagd.sock, else \
+            the default store's diagd.sock) and prints each record that passes the filters until \
+            interrupted. Debug records, which diagd keeps only in memory by default, are shown with \
+            --level debug. The predicate is evaluated by diagd. When this command reads too slowly, \
+            diagd skips records and it says how many on stderr.
+            """)
+
+    @Option(help: "Show only records that match this predicate (NSPredicate format, as log stream).")
+    var predicate: String?
+
+    @Option(help: "The lowest level shown: default (Default, Error, Fault), info or debug.")
+    var level: StreamLevel = .default
+
+    @Option(help: "Show only this process, by ID or name.", valueName: "pid|name")
+    var process: [String]
+
+    @Option(help: "The output style.")
+    var style: OutputStyle = .default
+
+    @Option(help: "Show times in this zone: a name (Europe/Paris) or an offset (+0100). Default: $TZ, else UTC.", valueName: "zone")
+    var timezone: String?
+
+    @Option(help: "Colour levels.")
+    var color: ColorMode = .auto
+
+    @Option(help: "diagd's socket (default: $DIAG_SOCKET, else $XDG_RUNTIME_DIR/diag/diagd.sock, else <store>/diagd.sock).", valueName: "path")
+    var socket: String?
+
+    private var zone = DisplayZone.utc
+
+    mutating func validate() throws {
+        if let predicate {
+            do {
+                _ = try Predicate.parse(predicate)
+            } catch {
+                throw InputError("\(error)")
+            }
+        }
+        if let timezone {
+            guard let parsed = DisplayZone(parsing: timezone) else {
+                throw ValidationError("The value '\(timezone)' is invalid for '--timezone <zone>'; accepted: a zone name like Europe/Paris, UTC, or an offset like +0100 or -05:30")
+            }
+            zone = parsed
+        } else {
+            zone = DisplayZone.fromEnvironment()
+        }
+    }
+
+    func run() throws {
+        let session: DaemonSession
+        do {
+            session = try DaemonSession(socketPath: socket)
+        } catch {
+            throw RuntimeError("\(error)")
+        }
+        let sink = OutputSink.standardOutput()
+        let printer = RecordPrinter(style: style, zone: zone, colored: color.enabled(isTerminal: sink.isTerminal), sink: sink)
+        printer.begin()
+        do {
+            try session.stream(
+                level: level.messageType, processes: process, predicate: predicate,
+                onRecord: { record in
+                    printer.write(record)
+                    sink.flush()
+                },
+                onDropped: { count in
+                    sink.flush()
+                    StandardStream.error.write("diag stream: \(count) record\(count == 1 ? "" : "s") skipped: this reader was too slow\n")
+                })
+        } catch {
+            printer.finish()
+            throw RuntimeError("\(error)")
+        }
+        printer.finish()
+    }
+}
+
+/// `--level` of `diag stream`.
+enum StreamLevel: String, CaseIterable, ExpressibleByArgument {
+    case `default`, info, debug
+
+    var messageType: MessageType {
+        switch self {
+        case .default: .default
+        case .info: .info
+        case .debug: .debug
+        }
+    }
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The sample end to end: a private diagd, the four components through an export, an import on a
+# second device and one fault, a bundle with both devices' stores, and the feedback predicate run
+# on the bundle. Usage: samples/demo.sh BIN_DIR   (BIN_DIR: `swift build -c release --show-bin-path`)
+# Everything goes under ./demo-output/; re-running starts afresh. FAULT=throttle|push-lost|
+# corrupt-attachment|slow-import picks the fault (default throttle), POSTS=N the data set size.
+set -euo pipefail
+
+if [ $# -ne 1 ]; then
+    echo "usage: $0 BIN_DIR" >&2
+    exit 64
+fi
+if [ ! -d "$1" ]; then
+    echo "demo: BIN_DIR '$1' is not a folder; pass the build's bin path (swift build -c release --show-bin-path)" >&2
+    exit 64
+fi
+BIN=$(cd "$1" && pwd)
+for tool in diagd diag sync-demo sync-core scheduler transport notifier; do
+    if [ ! -x "$BIN/$tool" ]; then
+        echo "demo: $BIN/$tool is missing; build first (swift build -c release)" >&2
+        exit 1
+    fi
+done
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+FAULT=${FAULT:-throttle}
+POSTS=${POSTS:-20}
+OUT="$(pwd)/demo-output"
+
+rm -rf "$OUT/store" "$OUT/work" "$OUT/bundles" "$OUT/diagd.sock"
+mkdir -p "$OUT/bundles"
+export DIAG_SOCKET="$OUT/diagd.sock"
+export DIAG_STORE="$OUT/store"
+
+DIAGD_PID=""
+stop_diagd() {
+    if [ -n "$DIAGD_PID" ] && kill -0 "$DIAGD_PID" 2>/dev/null; then
+        kill -TERM "$DIAGD_PID"
+        wait "$DIAGD_PID" || echo "demo: diagd exited with status $?" >&2
+    fi
+    DIAGD_PID=""
+}
+trap stop_diagd EXIT
+trap 'exit 130' INT TERM
+
+echo "== Starting diagd on $OUT/store"
+"$BIN/diagd" --store "$DIAG_STORE" --socket "$DIAG_SOCKET" 2>"$OUT/diagd.log" &
+DIAGD_PID=$!
+for _ in $(seq 1 200); do
+    [ -S "$DIAG_SOCKET" ] && break
+    if ! kill -0 "$DIAGD_PID" 2>/dev/null; then
+        echo "demo: diagd did not start:" >&2
+        cat "$OUT/diagd.log" >&2
+        exit 1
+    fi
+    sleep 0.05
+done
+[ -S "$DIAG_SOCKET" ] || { echo "demo: diagd did not open $DIAG_SOCKET within 10 s" >&2; exit 1; }
+
+echo "== Running the sync scenario: export on device A, import on device B, fault '$FAULT'"
+"$BIN/sync-demo" run --work "$OUT/work" --posts "$POSTS" --fault "$FAULT" >"$OUT/run.env" 2>"$OUT/run.log" || {
+    echo "demo: the scenario failed:" >&2
+    cat "$OUT/run.log" >&2
+    exit 1
+}
+value() { grep -m1 "^$1=" "$OUT/run.env" | cut -d= -f2-; }
+STORE_ID=$(value STORE_ID)
+CONTAINER=$(value CONTAINER)
+echo "   store A $(value STORE_ID): $(value STORE_FILE) ($(value EXPORT_POSTS) posts, $(value EXPORT_ATTACHMENTS) attachments)"
+echo "   store B $(value IMPORT_STORE_ID): $(value IMPORT_STORE_FILE) ($(value IMPORT_POSTS) posts, $(value IMPORT_ATTACHMENTS) attachments)"
+echo "   export activity $(value EXPORT_ACTIVITY), container $CONTAINER"
+
+echo "== Collecting a bundle with both sync cores' stores"
+"$BIN/diag" collect --store "$DIAG_STORE" --output "$OUT/bundles/" \
+    --store-file "$(value STORE_FILE)" --store-file "$(value IMPORT_STORE_FILE)" \
+    --var "STORE_ID=$STORE_ID" --var "CONTAINER=$CONTAINER" >"$OUT/collect.log"
+BUNDLE=$(tail -n 1 "$OUT/collect.log")
+echo "Bundle: $BUNDLE"
+
+echo "== The feedback predicate on the bundle (predicates/feedback.predicate)"
+"$BIN/diag" show "$BUNDLE" --predicate-file "$REPO/predicates/feedback.predicate" \
+    --var "STORE_ID=$STORE_ID" --var "CONTAINER=$CONTAINER"
+
+echo "== Errors and faults in the bundle, per process"
+"$BIN/diag" stats "$BUNDLE" --predicate 'messageType == error OR messageType == fault' --count 5 | sed -n '1,12p'
+
+stop_diagd
+echo "== Done: diagd stopped; logs in $OUT/store, bundle at $BUNDLE"
