@@ -47,6 +47,7 @@ struct VerifyCommandTests {
         (["collect", "--last", "five"], "--last"),
         (["collect", "--start", "2026-11-29 10:00", "--end", "2026-11-29 09:00"], "must come after"),
         (["collect", "--compression", "rar"], "rar"),
+        (["collect", "--output", "/tmp/x.tar.gz", "--compression", "zstd"], "make them agree"),
         (["collect", "--store-file", "/nonexistent/Model.sqlite"], "--store-file"),
         (["feedback", "--predicate", "process == 1"], "--title"),
     ])
