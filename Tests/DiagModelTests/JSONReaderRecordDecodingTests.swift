@@ -50,6 +50,13 @@ import Testing
         #expect(apple.timestamp == Timestamp.parse("2026-07-26 06:11:22.348728+0000"))
     }
 
+    @Test func fractionsPastNanosecondsAreCutNotFatal() throws {
+        let long = try record(#"{"timestamp":"2026-07-26T06:11:22.123456789987654321Z","eventMessage":"m"}"#)
+        #expect(long.timestamp == Timestamp.parse("2026-07-26T06:11:22.123456789Z"))
+        #expect(Timestamp.parseUntrusted("2026-07-26 06:11:22,1234567890123+0100") == Timestamp.parse("2026-07-26 05:11:22.123456789Z"))
+        #expect(Timestamp.parseUntrusted("1.2345678901 2026-07-26") == nil)
+    }
+
     @Test func exactNanosecondsWinOverTheFormattedTimestamp() throws {
         let original = LogRecord(timestamp: 1_785_046_282_348_728_999, messageType: .fault, eventMessage: "x")
         let decoded = try record(original.jsonString(offsetSeconds: 3600))

@@ -75,6 +75,17 @@ import TestSupport
         #expect(try store.records().all().count == 401)
     }
 
+    @Test func anExplicitRotationIsNotUndoneBeforeSealing() throws {
+        let folder = try TemporaryDirectory()
+        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true, options: .init(sealOnRotation: false))
+        try store.append([StoreTestRecords.full(0)])
+        try store.rotate()
+        try store.append([StoreTestRecords.full(1)])
+        #expect(store.info.chunks.map(\.recordCount) == [1, 1])
+        #expect(try store.sealPendingChunks() == 1)
+        #expect(store.info.chunks.map(\.sealed) == [true, false])
+    }
+
     @Test func aRestartedWriterContinuesTheOpenChunkAndRecountsIt() throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("s.logarchive")

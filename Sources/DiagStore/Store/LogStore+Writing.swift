@@ -73,7 +73,7 @@ extension LogStore {
         if let writer = state.writer, let file = state.writerChunk { return (writer, file) }
         if state.writerLock == nil { state.writerLock = try WriterLock(storeURL: url) }
         if let newest = state.info.chunks.last, !newest.sealed, newest.byteCount < options.chunkSizeLimit,
-           !state.sealing.contains(newest.file)
+           !state.sealing.contains(newest.file), !state.closed.contains(newest.file)
         {
             let writer = try ChunkWriter(path: chunkPath(newest.file))
             state.writer = writer
@@ -99,6 +99,7 @@ extension LogStore {
     private func closeWriterLocked() throws {
         if let writer = state.writer, let file = state.writerChunk {
             try refreshWriterSize(writer, file: file)
+            state.closed.insert(file)
         }
         state.writer = nil
         state.writerChunk = nil
