@@ -112,6 +112,13 @@ struct SyncScenarioTests {
         let stats = try StatsResult(harness.diag(["stats", bundle, "--style", "json", "--predicate-file", ScenarioHarness.predicateFile("feedback.predicate")] + variables))
         #expect(stats.events == fromBundle.count)
 
+        let report = try harness.diag([
+            "feedback", "--store", harness.storePath, "--output", output + "/report.tar.gz", "--title", "throttled export",
+            "--predicate-file", ScenarioHarness.predicateFile("feedback.predicate"),
+        ] + variables)
+        try #require(report.status == 0, "diag feedback: \(report.stderr)")
+        #expect(try harness.show([], source: output + "/report.tar.gz").count == feedbackCount, "the feedback bundle keeps what the predicate selects")
+
         let extracted = harness.directory.file("extracted").path
         try FileManager.default.createDirectory(atPath: extracted, withIntermediateDirectories: true)
         let untar = try TestSupport.run("/bin/tar", ["-xzf", bundle, "-C", extracted])
