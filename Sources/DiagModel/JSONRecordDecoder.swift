@@ -6,14 +6,14 @@ import Darwin
 
 /// The record fields a JSON object may carry, by their JSON names.
 enum LogRecordField: CaseIterable {
-    case timestamp, timestampNanoseconds, messageType, eventType, eventMessage, messageAlias
+    case timestamp, timestampNanoseconds, messageType, eventType, eventMessage, message, composedMessage
     case process, processID, processImagePath, userID, sender, senderImagePath, subsystem, category
     case threadID, activityIdentifier, parentActivityIdentifier, traceID, formatString
     case signpostID, signpostName, signpostType, receiptTime, metadata
 
     static let byName: [String: LogRecordField] = {
-        var table: [String: LogRecordField] = ["message": .messageAlias, "composedMessage": .messageAlias]
-        for field in allCases where field != .messageAlias { table["\(field)"] = field }
+        var table: [String: LogRecordField] = [:]
+        for field in allCases { table["\(field)"] = field }
         return table
     }()
 
@@ -26,7 +26,7 @@ enum LogRecordField: CaseIterable {
         case 7:
             if key.equals("process") { return .process }
             if key.equals("traceID") { return .traceID }
-            if key.equals("message") { return .messageAlias }
+            if key.equals("message") { return .message }
         case 8:
             if key.equals("category") { return .category }
             if key.equals("threadID") { return .threadID }
@@ -48,7 +48,7 @@ enum LogRecordField: CaseIterable {
             if key.equals("signpostType") { return .signpostType }
         case 15:
             if key.equals("senderImagePath") { return .senderImagePath }
-            if key.equals("composedMessage") { return .messageAlias }
+            if key.equals("composedMessage") { return .composedMessage }
         case 16:
             if key.equals("processImagePath") { return .processImagePath }
         case 18:
@@ -74,8 +74,9 @@ struct LogRecordDecoder {
     private var record = LogRecord(timestamp: 0, eventMessage: "")
     private var timestamp: Int64?
     private var exactTimestamp: Int64?
+    private var eventMessage: String?
     private var message: String?
-    private var messageAlias: String?
+    private var composedMessage: String?
 
     /// Takes one field's value; `null` is the same as missing.
     mutating func take(_ field: LogRecordField, _ value: JSONValue) throws(LogRecordDecodingError) {
@@ -85,8 +86,9 @@ struct LogRecordDecoder {
         case .timestampNanoseconds: exactTimestamp = try Self.integer(value, "timestampNanoseconds")
         case .messageType: record.messageType = try Self.messageType(value)
         case .eventType: record.eventType = try Self.eventType(value)
-        case .eventMessage: message = try Self.string(value, "eventMessage")
-        case .messageAlias: messageAlias = try Self.string(value, "message")
+        case .eventMessage: eventMessage = try Self.string(value, "eventMessage")
+        case .message: message = try Self.string(value, "message")
+        case .composedMessage: composedMessage = try Self.string(value, "composedMessage")
         case .process: record.process = try Self.string(value, "process")
         case .processID: record.processID = try Self.integer(value, "processID")
         case .processImagePath: record.processImagePath = try Self.string(value, "processImagePath")
@@ -116,7 +118,8 @@ struct LogRecordDecoder {
         guard let resolvedTimestamp = exactTimestamp ?? timestamp ?? defaultTimestamp else {
             throw LogRecordDecodingError(field: "timestamp", refused: nil, accepted: Self.acceptedTimestamps)
         }
-        guard let resolvedMessage = message ?? messageAlias else {
+        // A fixed order, so that a record naming its message twice reads the same every time.
+        guard let resolvedMessage = eventMessage ?? message ?? composedMessage else {
             throw LogRecordDecodingError(
                 field: "eventMessage", refused: nil, accepted: "a string (also named message or composedMessage)")
         }

@@ -86,6 +86,13 @@ import Testing
         #expect(nulls.process == nil && nulls.processID == nil && nulls.metadata == nil)
     }
 
+    @Test func repeatedKeysAndAliasesReadTheSameEveryTime() throws {
+        #expect(try record(#"{"timestamp":1,"eventMessage":"m","processID":"bad","processID":7}"#).processID == 7)
+        #expect(refusal(#"{"timestamp":1,"eventMessage":"m","processID":7,"processID":"bad"}"#)?.hasPrefix(#"field "processID": refused value "bad""#) == true)
+        #expect(try record(#"{"timestamp":1,"composedMessage":"c","message":"b"}"#).eventMessage == "b")
+        #expect(try record(#"{"timestamp":1,"message":"b","composedMessage":"c"}"#).eventMessage == "b")
+    }
+
     @Test func defaultTimestampFillsAMissingOne() throws {
         let decoded = try LogRecord(json: JSONReader.parseObject(#"{"eventMessage":"m","timestamp":null}"#), defaultTimestamp: 77)
         #expect(decoded.timestamp == 77)

@@ -127,6 +127,9 @@ struct SyncDemoHostileInputTests {
         }
         let demo = try run(BuiltProducts.path("sync-demo"), ["run", "--work", directory.path, "--posts", "0"])
         #expect(demo.status == 64 && demo.stderr.contains("--posts 0"))
+        let noDaemon = try run(BuiltProducts.path("sync-demo"), ["run", "--work", directory.path],
+                               environment: ["DIAG_SOCKET": directory.file("nobody.sock").path])
+        #expect(noDaemon.status == 1 && noDaemon.stderr.contains("no diagd accepts connections"), "fails at once: \(noDaemon.stderr)")
     }
 
     @Test func damagedFilesAreRefusedWithTheFileNamed() throws {

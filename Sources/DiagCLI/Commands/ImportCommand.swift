@@ -81,8 +81,18 @@ struct ImportCommand: ParsableCommand {
         var batch: [LogRecord] = []
         batch.reserveCapacity(Self.batchSize)
         var fileRecords = 0
-        var fileRefused = 0
-        while let items = try reader.nextBatch() {
+        // A read that fails part way keeps what came before it.
+        func nextBatch() throws -> [ThreadedFileReader.Item]? {
+            do {
+                return try reader.nextBatch()
+            } catch {
+                try logStore.append(batch)
+                tally.records += batch.count
+                progress.clear()
+                throw error
+            }
+        }
+        while let items = try nextBatch() {
             for item in items {
                 switch item {
                 case .record(let record):
@@ -90,21 +100,20 @@ struct ImportCommand: ParsableCommand {
                 case .issue(let issue):
                     progress.clear()
                     StandardStream.error.write("\(issue)\n")
-                    fileRefused += 1
+                    tally.refused += 1
                 }
             }
             if batch.count >= Self.batchSize {
                 try logStore.append(batch)
                 fileRecords += batch.count
+                tally.records += batch.count
                 batch.removeAll(keepingCapacity: true)
                 progress.update(file: name, records: fileRecords)
             }
         }
         try logStore.append(batch)
-        fileRecords += batch.count
+        tally.records += batch.count
         progress.clear()
-        tally.records += fileRecords
-        tally.refused += fileRefused
         tally.files += 1
     }
 }

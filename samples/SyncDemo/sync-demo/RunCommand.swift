@@ -1,3 +1,4 @@
+import DiagClient
 import DiagCommandLine
 import Foundation
 import SyncDemoKit
@@ -34,6 +35,10 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        let daemon = DefaultSocket.path()
+        guard MessageClient.canConnect(to: daemon) else {
+            throw RuntimeError("no diagd accepts connections at \(daemon); start diagd first, or set DIAG_SOCKET to its socket")
+        }
         let layout = WorkLayout(path: work)
         try ScenarioFolders.reset(layout)
         let launcher = ComponentLauncher(binFolder: bin.map { URL(fileURLWithPath: $0) } ?? ComponentLauncher.ownFolder(), layout: layout)
