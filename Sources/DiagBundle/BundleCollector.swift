@@ -92,17 +92,18 @@ public struct BundleCollector {
             digest.path = relative
             digests.append(digest)
         }
-        try add("\(BundleLayout.logStore)/")
-        try add("\(BundleLayout.logStore)/Persist/")
-        for chunk in chunks { try add(chunk) }
+        // The summaries read the snapshot while the archive takes it in: two cores at work.
         let storeFolder = root.appendingPathComponent(BundleLayout.logStore, isDirectory: true)
         let summaries = SummaryJob(storeFolder: storeFolder, root: root, hostName: hostName, manifest: manifest, notes: request.notes)
+        let staged = try stagedFiles(root)
         summaries.start()
         let statistics: BundleStatistics
         let summaryFiles = ["\(BundleLayout.summaries)/", BundleLayout.stats, BundleLayout.errors, BundleLayout.report]
         do {
-            // The summary job is writing its own files meanwhile; they go in once it is done.
-            for relative in try stagedFiles(root) where !archived.contains(relative) && !summaryFiles.contains(relative) {
+            try add("\(BundleLayout.logStore)/")
+            try add("\(BundleLayout.logStore)/Persist/")
+            for chunk in chunks { try add(chunk) }
+            for relative in staged where !archived.contains(relative) && !summaryFiles.contains(relative) {
                 try add(relative)
             }
             progress?(BundleProgress(phase: "summarising", archivedBytes: writer.bytesWritten))

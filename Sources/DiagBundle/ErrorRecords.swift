@@ -20,6 +20,8 @@ struct ChunkErrorStream: RecordStream {
     init(path: String) throws {
         self.path = path
         database = try Database(path: path, options: .init(readOnly: true))
+        // One of these is open per chunk at once: keep each one's page cache (and sorter) small.
+        try database.execute("PRAGMA cache_size = -256")
         statement = try database.prepare("SELECT \(Self.columns) FROM records WHERE messageType IN (16, 17) ORDER BY timestamp")
     }
 
