@@ -40,7 +40,7 @@ struct StoreSelection {
     }
 
     private func copySelected(to destination: URL) throws {
-        let target = try openTarget(destination, create: true)
+        let target = try createTarget(destination)
         var filter = request.selection?.filter ?? StoreFilter()
         filter.start = [filter.start, request.window.start].compactMap { $0 }.max()
         filter.end = [filter.end, request.window.end].compactMap { $0 }.min()
@@ -72,9 +72,9 @@ struct StoreSelection {
         (request.window.start.map { record.timestamp >= $0 } ?? true) && (request.window.end.map { record.timestamp < $0 } ?? true)
     }
 
-    private func openTarget(_ destination: URL, create: Bool) throws -> LogStore {
+    private func createTarget(_ destination: URL) throws -> LogStore {
         do {
-            return try LogStore.open(at: destination, create: create)
+            return try LogStore.open(at: destination, create: true)
         } catch {
             throw BundleError.failure("cannot create the bundle's log store: \(error)")
         }

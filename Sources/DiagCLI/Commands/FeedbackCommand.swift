@@ -35,13 +35,13 @@ struct FeedbackCommand: ParsableCommand {
     var end: String?
     @Option(help: "Only the last part of the log: 30s, 5m, 2h, 1d.")
     var last: String?
-    @Option(name: "store-file", help: "A component's SQLite store file to include (repeatable).", valueName: "path")
+    @Option(name: "store-file", help: "A component's SQLite store file to include.", valueName: "path")
     var storeFiles: [String]
-    @Option(help: "gzip, zstd or none (default: from the --output extension, else gzip).")
+    @Option(help: "How to compress the bundle (default: from the --output extension, else gzip).")
     var compression: BundleCompression?
     @Option(help: "The log store directory (default: $DIAG_STORE or the standard one).", valueName: "dir")
     var store: String?
-    @Option(name: "var", help: "NAME=VALUE for $NAME in the predicate, also recorded in the manifest (repeatable).", valueName: "name=value")
+    @Option(name: "var", help: "NAME=VALUE for $NAME in the predicate, also recorded in the manifest.", valueName: "name=value")
     var variables: [String]
     @Option(help: "Time zone for --start/--end without a zone (default: $TZ, else UTC).")
     var timezone: String?
