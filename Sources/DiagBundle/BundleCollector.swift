@@ -37,30 +37,22 @@ public struct BundleCollector {
 
         progress?(BundleProgress(phase: "snapshotting the log store", archivedBytes: 0))
         let storeFolder = root.appendingPathComponent(BundleLayout.logStore, isDirectory: true)
-        try StoreSelection(request: request, redactor: redactor).write(to: storeFolder)
-
-        progress?(BundleProgress(phase: "snapshotting store files", archivedBytes: 0))
-        for (path, name) in zip(request.storeFiles, StoreFileSnapshot.names(for: request.storeFiles)) {
-            let snapshot = try StoreFileSnapshot.take(path: path, name: name, staging: root)
-            manifest.stores.append(BundleManifest.StoreFile(
-                name: name, sourcePath: path, snapshot: snapshot.files[0].bundlePath,
-                asFound: snapshot.files.dropFirst().map(\.bundlePath)))
-        }
-        try writeTexts(root: root)
-
-        progress?(BundleProgress(phase: "summarising", archivedBytes: 0))
-        let statistics = try BundleStatistics.count(storeDirectory: storeFolder)
-        manifest.recordCounts = statistics.recordCounts
-        try FileManager.default.createDirectory(at: root.appendingPathComponent(BundleLayout.summaries), withIntermediateDirectories: true)
-        try write(try statistics.jsonData(), to: root.appendingPathComponent(BundleLayout.stats))
-        let errors = try ErrorDigest.write(storeDirectory: storeFolder, to: root.appendingPathComponent(BundleLayout.errors), hostName: hostName)
-        let report = ReportPage(manifest: manifest, statistics: statistics, errors: errors, notes: request.notes)
-        try write(Data(report.html().utf8), to: root.appendingPathComponent(BundleLayout.report))
-
+        let snapshot = SnapshotJob(selection: StoreSelection(request: request, redactor: redactor),
+                                   destination: storeFolder, prefix: BundleLayout.logStore)
+        snapshot.start()
         let partial = outputPath + ".partial"
         do {
-            manifest.files = try archive(root: root, top: top, to: partial, manifest: manifest, progress: progress)
+            for (path, name) in zip(request.storeFiles, StoreFileSnapshot.names(for: request.storeFiles)) {
+                let taken = try StoreFileSnapshot.take(path: path, name: name, staging: root)
+                manifest.stores.append(BundleManifest.StoreFile(
+                    name: name, sourcePath: path, snapshot: taken.files[0].bundlePath,
+                    asFound: taken.files.dropFirst().map(\.bundlePath)))
+            }
+            try writeTexts(root: root)
+            manifest = try archive(root: root, top: top, snapshot: snapshot, to: partial, manifest: manifest,
+                                   hostName: hostName, progress: progress)
         } catch {
+            snapshot.drain()
             try? FileManager.default.removeItem(atPath: partial)
             throw error
         }
@@ -77,31 +69,54 @@ public struct BundleCollector {
         return BundleResult(path: outputPath, manifest: manifest, redactionMapPath: mapPath)
     }
 
-    /// Streams every staged file into the archive, the manifest last, and returns the digests.
-    private func archive(root: URL, top: String, to path: String, manifest: BundleManifest,
-                         progress: ((BundleProgress) -> Void)?) throws -> [BundleFileDigest] {
+    /// Streams the log store's chunks into the archive as the snapshot finishes them, then the
+    /// other staged files while the summaries are written on another thread, the summaries once
+    /// ready, the manifest last; returns the manifest with its record counts and digests.
+    private func archive(root: URL, top: String, snapshot: SnapshotJob, to path: String, manifest: BundleManifest,
+                         hostName: String, progress: ((BundleProgress) -> Void)?) throws -> BundleManifest {
         let writer = try ArchiveWriter(path: path, compression: request.compression,
                                        modificationTime: request.created / Timestamp.nanosecondsPerSecond)
         try writer.addDirectory(top)
         var digests: [BundleFileDigest] = []
-        for relative in try stagedFiles(root) {
-            let url = root.appendingPathComponent(relative)
+        var archived: Set<String> = []
+        func add(_ relative: String) throws {
+            archived.insert(relative)
             if relative.hasSuffix("/") {
                 try writer.addDirectory("\(top)/\(relative)")
-                continue
+                return
             }
             progress?(BundleProgress(phase: "archiving \(relative)", archivedBytes: writer.bytesWritten))
-            var digest = try writer.addFile("\(top)/\(relative)", from: url)
+            var digest = try writer.addFile("\(top)/\(relative)", from: root.appendingPathComponent(relative))
             digest.path = relative
             digests.append(digest)
-            if url.pathExtension == "sqlite" { try? FileManager.default.removeItem(at: url) }
         }
+        try add("\(BundleLayout.logStore)/")
+        try add("\(BundleLayout.logStore)/Persist/")
+        while let chunk = try snapshot.next() { try add(chunk) }
+        let storeFolder = root.appendingPathComponent(BundleLayout.logStore, isDirectory: true)
+        let summaries = SummaryJob(storeFolder: storeFolder, root: root, hostName: hostName, manifest: manifest, notes: request.notes)
+        summaries.start()
+        let statistics: BundleStatistics
+        let summaryFiles = ["\(BundleLayout.summaries)/", BundleLayout.stats, BundleLayout.errors, BundleLayout.report]
+        do {
+            // The summary job is writing its own files meanwhile; they go in once it is done.
+            for relative in try stagedFiles(root) where !archived.contains(relative) && !summaryFiles.contains(relative) {
+                try add(relative)
+            }
+            progress?(BundleProgress(phase: "summarising", archivedBytes: writer.bytesWritten))
+        } catch {
+            _ = try? summaries.wait()
+            throw error
+        }
+        statistics = try summaries.wait()
+        for relative in summaryFiles { try add(relative) }
         var complete = manifest
+        complete.recordCounts = statistics.recordCounts
         complete.files = digests
         try writer.addFile("\(top)/\(BundleManifest.fileName)", contents: Array(try complete.jsonData()))
         try writer.finish()
         progress?(BundleProgress(phase: "done", archivedBytes: writer.bytesWritten))
-        return digests
+        return complete
     }
 
     /// Every staged path relative to `root`, folders with a trailing `/`, in a stable order:
@@ -119,7 +134,7 @@ public struct BundleCollector {
         }
         func rank(_ path: String) -> Int {
             if path.hasPrefix(BundleLayout.logStore) { return path.hasSuffix(".sqlite") ? 1 : 0 }
-            return path == BundleLayout.report ? 3 : 2
+            return 2
         }
         return paths.sorted { rank($0) != rank($1) ? rank($0) < rank($1) : $0 < $1 }
     }

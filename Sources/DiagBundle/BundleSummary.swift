@@ -18,9 +18,19 @@ struct BundleStatistics {
     /// process → minute → level → count.
     var timeline: [String: [Int64: [MessageType: Int64]]] = [:]
 
-    /// Counts every chunk of the store at `storeDirectory` with one grouped scan each.
+    private struct GroupKey: Hashable {
+        var process: String?
+        var sender: String?
+        var subsystem: String?
+        var level: Int64
+        var minute: Int64
+    }
+
+    /// Counts every chunk of the store at `storeDirectory` in one plain scan each, grouped in a
+    /// hash table: SQLite's GROUP BY over five columns sorts the whole table through temp files.
     static func count(storeDirectory: URL) throws -> BundleStatistics {
         var statistics = BundleStatistics()
+        var groups: [GroupKey: Int64] = [:]
         let persist = storeDirectory.appendingPathComponent("Persist", isDirectory: true)
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? [])
             .filter { $0.hasSuffix(".chunk.sqlite") }.sorted()
@@ -28,20 +38,22 @@ struct BundleStatistics {
             let path = persist.appendingPathComponent(file).path
             do {
                 let database = try Database(path: path, options: .init(readOnly: true))
-                let statement = try database.prepare("""
-                    SELECT process, sender, subsystem, messageType,
-                           timestamp - ((timestamp % 60000000000) + 60000000000) % 60000000000, count(*)
-                    FROM records GROUP BY 1, 2, 3, 4, 5
-                    """)
+                let statement = try database.prepare("SELECT process, sender, subsystem, messageType, timestamp FROM records")
                 while try statement.step() {
-                    let level = MessageType(rawValue: Int(statement.int64(at: 3))) ?? .default
-                    statistics.add(process: statement.optionalString(at: 0), sender: statement.optionalString(at: 1),
-                                   subsystem: statement.optionalString(at: 2), level: level,
-                                   minute: statement.int64(at: 4), count: statement.int64(at: 5))
+                    let timestamp = statement.int64(at: 4)
+                    let remainder = timestamp % nanosecondsPerMinute
+                    let key = GroupKey(process: statement.optionalString(at: 0), sender: statement.optionalString(at: 1),
+                                       subsystem: statement.optionalString(at: 2), level: statement.int64(at: 3),
+                                       minute: timestamp - (remainder < 0 ? remainder + nanosecondsPerMinute : remainder))
+                    groups[key, default: 0] += 1
                 }
             } catch {
                 throw BundleError.failure("cannot count the records of \(path): \(error)")
             }
+        }
+        for (key, count) in groups {
+            statistics.add(process: key.process, sender: key.sender, subsystem: key.subsystem,
+                           level: MessageType(rawValue: Int(key.level)) ?? .default, minute: key.minute, count: count)
         }
         return statistics
     }

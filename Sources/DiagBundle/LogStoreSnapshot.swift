@@ -34,17 +34,13 @@ struct LogStoreSnapshot {
     var source: URL
     var window: BundleWindow
 
-    /// Writes `destination/Info.json` and `destination/Persist/…`; returns the new store's figures.
-    func write(to destination: URL) throws -> StoreInfo {
-        let store: LogStore
-        do {
-            store = try LogStore.open(at: source, options: .readOnly)
-        } catch {
-            throw BundleError.failure("cannot open the log store: \(error)")
-        }
-        let info = store.info
+    /// Writes `destination/Persist/…` then `destination/Info.json`; returns the new store's figures.
+    /// `extraRecords` (diagd's in-memory ring) become chunks of their own after the others.
+    /// `chunkReady` gets each chunk's file name once that file is complete and will not change.
+    func write(to destination: URL, extraRecords: [LogRecord] = [], chunkReady: (String) throws -> Void = { _ in }) throws -> StoreInfo {
+        let info = try Self.openLive(source).info
         let persist = source.appendingPathComponent("Persist", isDirectory: true)
-        let pinned: [(ChunkInfo, Database)] = try info.chunks
+        var pinned: [(chunk: ChunkInfo, database: Database?)] = try info.chunks
             .filter { !$0.sealed || window.overlaps(oldest: $0.oldestTimestamp, newest: $0.newestTimestamp) }
             .compactMap { chunk in
                 let path = persist.appendingPathComponent(chunk.file).path
@@ -54,10 +50,21 @@ struct LogStoreSnapshot {
         let destinationPersist = destination.appendingPathComponent("Persist", isDirectory: true)
         try FileManager.default.createDirectory(at: destinationPersist, withIntermediateDirectories: true)
         var chunks: [ChunkInfo] = []
-        for (chunk, database) in pinned {
+        for index in pinned.indices {
+            let chunk = pinned[index].chunk
             let target = destinationPersist.appendingPathComponent(chunk.file).path
-            try SQLiteSnapshot.copy(database, to: target)
-            if let copied = try trim(target, chunk: chunk) { chunks.append(copied) }
+            try SQLiteSnapshot.copy(pinned[index].database!, to: target)
+            // Closed once copied, so the page caches of a store's many chunks never add up.
+            pinned[index].database = nil
+            if let copied = try trim(target, chunk: chunk) {
+                chunks.append(copied)
+                try chunkReady(copied.file)
+            }
+        }
+        let nextSequence = (info.chunks.map(\.sequence).max() ?? 0) + 1
+        for extra in try writeExtra(extraRecords, into: destination, firstSequence: nextSequence) {
+            chunks.append(extra)
+            try chunkReady(extra.file)
         }
         let snapshotInfo = StoreInfo(identifier: info.identifier, chunks: chunks)
         let encoder = JSONEncoder()
@@ -68,6 +75,59 @@ struct LogStoreSnapshot {
             throw BundleError.failure("cannot write the snapshot's Info.json: \(error.localizedDescription)")
         }
         return snapshotInfo
+    }
+
+    /// Writes records that are in no chunk through a store of their own, then moves its chunks
+    /// in under the next sequence numbers, in rollback-journal mode like the others.
+    private func writeExtra(_ records: [LogRecord], into destination: URL, firstSequence: Int64) throws -> [ChunkInfo] {
+        guard !records.isEmpty else { return [] }
+        let folder = destination.appendingPathComponent(".memory", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let store = try LogStore.open(at: folder, create: true, options: .init(sealOnRotation: false))
+            for start in stride(from: 0, to: records.count, by: 5_000) {
+                try store.append(records[start..<min(start + 5_000, records.count)])
+            }
+            try store.close()
+        } catch {
+            throw BundleError.failure("cannot add diagd's in-memory records to the snapshot: \(error)")
+        }
+        let persist = folder.appendingPathComponent("Persist", isDirectory: true)
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? []).filter { $0.hasSuffix(".chunk.sqlite") }.sorted()
+        var chunks: [ChunkInfo] = []
+        for (offset, file) in files.enumerated() {
+            let sequence = firstSequence + Int64(offset)
+            let digits = String(sequence)
+            let name = String(repeating: "0", count: max(0, 16 - digits.count)) + digits + ".chunk.sqlite"
+            let target = destination.appendingPathComponent("Persist").appendingPathComponent(name).path
+            do {
+                let database = try Database(path: persist.appendingPathComponent(file).path, options: .init(create: false))
+                _ = try database.scalarText("PRAGMA journal_mode = DELETE")
+            } catch {
+                throw BundleError.failure("cannot finish the chunk of in-memory records: \(error)")
+            }
+            guard rename(persist.appendingPathComponent(file).path, target) == 0 else {
+                throw BundleError.failure("cannot move the chunk of in-memory records to \(target): \(String(cString: strerror(errno)))")
+            }
+            if let chunk = try trim(target, chunk: ChunkInfo(file: name, sequence: sequence)) { chunks.append(chunk) }
+        }
+        return chunks
+    }
+
+    /// Opens the live store read-only. A read-only open refuses a chunk file diagd has just
+    /// created and not yet given its schema, so that moment is waited out with a few retries.
+    static func openLive(_ source: URL) throws -> LogStore {
+        var attempt = 0
+        while true {
+            do {
+                return try LogStore.open(at: source, options: .readOnly)
+            } catch let error as StoreError where error.kind == .readOnly && attempt < 50 {
+                attempt += 1
+                usleep(20_000)
+            } catch {
+                throw BundleError.failure("cannot open the log store: \(error)")
+            }
+        }
     }
 
     /// Removes the copy's records outside the window and measures what is left; nil (and the

@@ -1,7 +1,18 @@
+import CArchive
+
 /// SHA-256 (FIPS 180-4), streaming: Linux has no CryptoKit and no outside package may be used.
 ///
-/// `update` takes bytes in any slices; `finalize` pads and returns the 32-byte digest.
+/// `update` takes bytes in any slices; `finalize` pads and returns the 32-byte digest. Blocks go
+/// through the CPU's SHA extensions when it has them, else through the portable code below.
 public struct SHA256: Sendable {
+    #if arch(x86_64)
+    static let hardwareAvailable = carchive_cpu_has_sha_extensions() != 0
+    #else
+    static let hardwareAvailable = false
+    #endif
+
+    /// False forces the portable code, so tests can check one path against the other.
+    let usesHardware: Bool
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
@@ -10,6 +21,11 @@ public struct SHA256: Sendable {
     private var totalLength: UInt64 = 0
 
     public init() {
+        self.init(usesHardware: SHA256.hardwareAvailable)
+    }
+
+    init(usesHardware: Bool) {
+        self.usesHardware = usesHardware && SHA256.hardwareAvailable
         pending.reserveCapacity(64)
     }
 
@@ -79,6 +95,15 @@ public struct SHA256: Sendable {
     }
 
     private mutating func compress(blocks: UnsafeRawPointer, count: Int) {
+        #if arch(x86_64)
+        if usesHardware {
+            withUnsafeMutableBytes(of: &state) { words in
+                carchive_sha256_compress_blocks(words.baseAddress!.assumingMemoryBound(to: UInt32.self),
+                                                blocks.assumingMemoryBound(to: UInt8.self), count)
+            }
+            return
+        }
+        #endif
         var (h0, h1, h2, h3, h4, h5, h6, h7) = state
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             SHA256.roundConstants.withUnsafeBufferPointer { k in

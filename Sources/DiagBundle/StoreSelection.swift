@@ -11,20 +11,22 @@ struct StoreSelection {
     var request: BundleRequest
     var redactor: Redactor?
 
-    func write(to destination: URL) throws {
+    /// Writes the store; `chunkReady` gets each chunk's file name once the file is final.
+    func write(to destination: URL, chunkReady: (String) throws -> Void) throws {
         if request.selection == nil && redactor == nil {
-            _ = try LogStoreSnapshot(source: request.storeDirectory, window: request.window).write(to: destination)
-            try append(request.extraRecords.filter(keep), to: destination, create: false)
-        } else {
-            try copySelected(to: destination)
+            _ = try LogStoreSnapshot(source: request.storeDirectory, window: request.window)
+                .write(to: destination, extraRecords: request.extraRecords.filter(keep), chunkReady: chunkReady)
+            return
         }
-        try useRollbackJournals(destination)
+        try copySelected(to: destination)
+        for file in try useRollbackJournals(destination) { try chunkReady(file) }
     }
 
     /// Chunks are written in WAL mode; in a bundle each must be one self-contained file.
-    private func useRollbackJournals(_ destination: URL) throws {
+    /// Returns the chunk files' names, in order.
+    private func useRollbackJournals(_ destination: URL) throws -> [String] {
         let persist = destination.appendingPathComponent("Persist", isDirectory: true)
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? []).filter { $0.hasSuffix(".chunk.sqlite") }
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? []).filter { $0.hasSuffix(".chunk.sqlite") }.sorted()
         for file in files {
             let path = persist.appendingPathComponent(file).path
             do {
@@ -34,6 +36,7 @@ struct StoreSelection {
                 throw BundleError.failure("cannot finish the snapshot chunk \(path): \(error)")
             }
         }
+        return files
     }
 
     private func copySelected(to destination: URL) throws {
@@ -42,7 +45,7 @@ struct StoreSelection {
         filter.start = [filter.start, request.window.start].compactMap { $0 }.max()
         filter.end = [filter.end, request.window.end].compactMap { $0 }.min()
         do {
-            let source = try LogStore.open(at: request.storeDirectory, options: .readOnly)
+            let source = try LogStoreSnapshot.openLive(request.storeDirectory)
             let cursor = source.records(filter: filter)
             var batch: [LogRecord] = []
             batch.reserveCapacity(Self.batchSize)
@@ -67,20 +70,6 @@ struct StoreSelection {
 
     private func keep(_ record: LogRecord) -> Bool {
         (request.window.start.map { record.timestamp >= $0 } ?? true) && (request.window.end.map { record.timestamp < $0 } ?? true)
-    }
-
-    private func append(_ records: [LogRecord], to destination: URL, create: Bool) throws {
-        guard !records.isEmpty else { return }
-        let target = try openTarget(destination, create: create)
-        do {
-            for start in stride(from: 0, to: records.count, by: Self.batchSize) {
-                try target.append(records[start..<min(start + Self.batchSize, records.count)])
-            }
-            try target.rotate()
-            try target.close()
-        } catch {
-            throw BundleError.failure("cannot add diagd's in-memory records to the snapshot: \(error)")
-        }
     }
 
     private func openTarget(_ destination: URL, create: Bool) throws -> LogStore {

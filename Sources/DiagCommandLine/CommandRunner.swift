@@ -25,9 +25,8 @@ struct CommandRunner {
         case CleanExit.version(let version):
             StandardStream.output.write(version + "\n")
             return ExitCode.success.rawValue
-        case let error as CleanExit.HelpRequest:
+        case is CleanExit.HelpRequest:
             StandardStream.output.write(HelpGenerator(path: path).help)
-            _ = error
             return ExitCode.success.rawValue
         case let code as ExitCode:
             return code.rawValue

@@ -54,9 +54,14 @@ struct HelpGenerator {
         if !configuration.subcommands.isEmpty {
             let rows = configuration.subcommands.map { row(label: $0.commandName, help: $0.configuration.abstract) }
             sections.append("SUBCOMMANDS:\n" + rows.joined(separator: "\n")
-                + "\n\n  See '\(path[0].commandName) help <subcommand>' for detailed help.")
+                + "\n\n  See '\(helpCommand) <subcommand>' for detailed help.")
         }
         return sections.joined(separator: "\n\n") + "\n"
+    }
+
+    /// `diag help`, `diag help predicate`: how to ask for a subcommand's help from here.
+    private var helpCommand: String {
+        ([path[0].commandName, "help"] + path.dropFirst().map { $0.commandName }).joined(separator: " ")
     }
 
     private func row(_ definition: ArgumentDefinition) -> String {

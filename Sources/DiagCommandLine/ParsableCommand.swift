@@ -3,6 +3,23 @@ import Foundation
 /// A command: a struct whose stored properties are `@Option`, `@Flag` and `@Argument`s,
 /// in the manner of swift-argument-parser.
 ///
+/// ```swift
+/// struct CountCommand: ParsableCommand {
+///     static let configuration = CommandConfiguration(abstract: "Count records.")
+///     @Option(help: "Only this process; repeatable.") var process: [String]
+///     @Flag(help: "Include Info records.") var info: Bool
+///     @Argument(help: "The files.", valueName: "file") var files: [String]
+///
+///     mutating func validate() throws {
+///         if files.isEmpty { throw ValidationError("Missing expected argument '<file> ...'") }  // exit 64
+///     }
+///     func run() throws { … }  // InputError: exit 65; RuntimeError or any other error: exit 1
+/// }
+/// ```
+/// The command is reached as `diag count` (the type's name without `Command`, in kebab case),
+/// once it is listed in its parent's `subcommands`; `--process`, `--info` come from the
+/// property names.
+///
 /// `validate()` checks the parsed values together (throw `ValidationError` for bad usage);
 /// `run()` does the work; either synchronous or `async` implementations satisfy it.
 public protocol ParsableCommand: SendableMetatype {

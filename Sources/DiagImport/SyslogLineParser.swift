@@ -1,6 +1,8 @@
 import DiagModel
 
-/// Parses BSD syslog lines (RFC 3164 as written to files): `[<PRI>]Mmm dd HH:MM:SS host TAG: message`.
+/// Parses BSD syslog lines (RFC 3164 as written to files): `[<PRI>]Mmm dd HH:MM:SS host TAG: message`,
+/// and rsyslog's high-precision form, whose time is RFC 3339 with its zone
+/// (`2026-11-29T09:40:01.123456+01:00 host TAG: message`).
 ///
 /// The tag is `name[pid]`, optionally followed by ` (context)` as in macOS's `system.log`; the
 /// name may hold spaces and parentheses (`Microsoft Word[14463]`, `sshd(pam_unix)[19939]`). A tag
@@ -20,6 +22,8 @@ struct SyslogLineParser {
 
     struct Header {
         var priority: Int64?
+        /// Nanoseconds since the epoch, for an RFC 3339 time; the other fields are then unused.
+        var absolute: Int64?
         var month: Int
         var day: Int64
         var secondOfDay: Int64
@@ -33,12 +37,20 @@ struct SyslogLineParser {
             guard let value = cursor.number(maximum: 3), value < 192, cursor.take(UInt8(ascii: ">")) else { return nil }
             priority = value
         }
+        if let first = cursor.current, first &- 0x30 < 10 {
+            let word = cursor.word()
+            guard word.count >= 20, word[10] == UInt8(ascii: "T"),
+                  let absolute = Timestamp.parseUntrusted(String(decoding: word, as: UTF8.self)),
+                  cursor.take(0x20)
+            else { return nil }
+            return Header(priority: priority, absolute: absolute, month: 1, day: 1, secondOfDay: 0, nanoseconds: 0)
+        }
         guard let month = monthNumber(cursor.word()), cursor.skipSpaces() >= 1,
               let day = cursor.number(maximum: 2), day >= 1, day <= 31, cursor.skipSpaces() == 1,
               let time = cursor.timeOfDay(fractionRequired: false),
               cursor.atEnd || cursor.take(0x20)
         else { return nil }
-        return Header(priority: priority, month: month, day: day, secondOfDay: time.seconds, nanoseconds: time.nanoseconds)
+        return Header(priority: priority, absolute: nil, month: month, day: day, secondOfDay: time.seconds, nanoseconds: time.nanoseconds)
     }
 
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].map { Array($0.utf8) }
@@ -58,7 +70,7 @@ struct SyslogLineParser {
     mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
         var cursor = ByteCursor(line)
         guard let header = Self.header(&cursor) else { return .notSyslog }
-        guard let timestamp = calendar.nanoseconds(
+        guard let timestamp = header.absolute ?? calendar.nanoseconds(
             month: header.month, day: header.day, secondOfDay: header.secondOfDay, nanoseconds: header.nanoseconds)
         else {
             return .refused(column: 1, reason: "no such date: day \(header.day) of month \(header.month) in \(calendar.year)")

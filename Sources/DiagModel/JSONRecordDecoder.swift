@@ -6,14 +6,14 @@ import Darwin
 
 /// The record fields a JSON object may carry, by their JSON names.
 enum LogRecordField: CaseIterable {
-    case timestamp, timestampNanoseconds, messageType, eventType, eventMessage, messageAlias
+    case timestamp, timestampNanoseconds, messageType, eventType, eventMessage, message, composedMessage
     case process, processID, processImagePath, userID, sender, senderImagePath, subsystem, category
     case threadID, activityIdentifier, parentActivityIdentifier, traceID, formatString
     case signpostID, signpostName, signpostType, receiptTime, metadata
 
     static let byName: [String: LogRecordField] = {
-        var table: [String: LogRecordField] = ["message": .messageAlias, "composedMessage": .messageAlias]
-        for field in allCases where field != .messageAlias { table["\(field)"] = field }
+        var table: [String: LogRecordField] = [:]
+        for field in allCases { table["\(field)"] = field }
         return table
     }()
 
@@ -26,7 +26,7 @@ enum LogRecordField: CaseIterable {
         case 7:
             if key.equals("process") { return .process }
             if key.equals("traceID") { return .traceID }
-            if key.equals("message") { return .messageAlias }
+            if key.equals("message") { return .message }
         case 8:
             if key.equals("category") { return .category }
             if key.equals("threadID") { return .threadID }
@@ -48,7 +48,7 @@ enum LogRecordField: CaseIterable {
             if key.equals("signpostType") { return .signpostType }
         case 15:
             if key.equals("senderImagePath") { return .senderImagePath }
-            if key.equals("composedMessage") { return .messageAlias }
+            if key.equals("composedMessage") { return .composedMessage }
         case 16:
             if key.equals("processImagePath") { return .processImagePath }
         case 18:
@@ -72,21 +72,25 @@ extension UnsafeBufferPointer<UInt8> {
 /// Collects the fields of one record as they come, in any order; `finish` checks what is required.
 struct LogRecordDecoder {
     private var record = LogRecord(timestamp: 0, eventMessage: "")
-    private var timestamp: Int64?
+    /// Read only in `finish`, and only when `timestampNanoseconds` is absent: parsing the
+    /// formatted time of every record of our own NDJSON would be wasted work.
+    private var timestamp: JSONValue?
     private var exactTimestamp: Int64?
+    private var eventMessage: String?
     private var message: String?
-    private var messageAlias: String?
+    private var composedMessage: String?
 
     /// Takes one field's value; `null` is the same as missing.
     mutating func take(_ field: LogRecordField, _ value: JSONValue) throws(LogRecordDecodingError) {
         if case .null = value { return }
         switch field {
-        case .timestamp: timestamp = try Self.timestamp(value)
+        case .timestamp: timestamp = value
         case .timestampNanoseconds: exactTimestamp = try Self.integer(value, "timestampNanoseconds")
         case .messageType: record.messageType = try Self.messageType(value)
         case .eventType: record.eventType = try Self.eventType(value)
-        case .eventMessage: message = try Self.string(value, "eventMessage")
-        case .messageAlias: messageAlias = try Self.string(value, "message")
+        case .eventMessage: eventMessage = try Self.string(value, "eventMessage")
+        case .message: message = try Self.string(value, "message")
+        case .composedMessage: composedMessage = try Self.string(value, "composedMessage")
         case .process: record.process = try Self.string(value, "process")
         case .processID: record.processID = try Self.integer(value, "processID")
         case .processImagePath: record.processImagePath = try Self.string(value, "processImagePath")
@@ -113,10 +117,13 @@ struct LogRecordDecoder {
     }
 
     consuming func finish(defaultTimestamp: Int64?) throws(LogRecordDecodingError) -> LogRecord {
-        guard let resolvedTimestamp = exactTimestamp ?? timestamp ?? defaultTimestamp else {
+        var formattedTimestamp: Int64?
+        if exactTimestamp == nil, let timestamp { formattedTimestamp = try Self.timestamp(timestamp) }
+        guard let resolvedTimestamp = exactTimestamp ?? formattedTimestamp ?? defaultTimestamp else {
             throw LogRecordDecodingError(field: "timestamp", refused: nil, accepted: Self.acceptedTimestamps)
         }
-        guard let resolvedMessage = message ?? messageAlias else {
+        // A fixed order, so that a record naming its message twice reads the same every time.
+        guard let resolvedMessage = eventMessage ?? message ?? composedMessage else {
             throw LogRecordDecodingError(
                 field: "eventMessage", refused: nil, accepted: "a string (also named message or composedMessage)")
         }
@@ -133,7 +140,7 @@ struct LogRecordDecoder {
         switch value {
         case .int(let nanoseconds): return nanoseconds
         case .string(let text):
-            if let nanoseconds = Timestamp.parse(text) { return nanoseconds }
+            if let nanoseconds = Timestamp.parseUntrusted(text) { return nanoseconds }
         case .double(let number) where number.rounded() == number && abs(number) < 9.2e18: return Int64(number)
         default: break
         }

@@ -60,9 +60,10 @@ extension JSONScanner {
     }
 
     /// Reads `"key": value` pairs up to the closing brace, handing known fields to the decoder.
-    /// A record error is kept until the JSON has been read to its end, so bad JSON is reported first.
+    /// Record errors are kept until the JSON has been read to its end, so bad JSON is reported
+    /// first; as in a dictionary, a repeated key's last value is the one judged.
     private mutating func members(into decoder: inout LogRecordDecoder) throws(JSONReaderError) -> LogRecordDecodingError? {
-        var recordError: LogRecordDecodingError?
+        var recordErrors: [(field: LogRecordField, error: LogRecordDecodingError)] = []
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -76,8 +77,9 @@ extension JSONScanner {
             index += 1
             skipWhitespace()
             let value = try value()
-            if let field, recordError == nil {
-                do throws(LogRecordDecodingError) { try decoder.take(field, value) } catch { recordError = error }
+            if let field {
+                if !recordErrors.isEmpty { recordErrors.removeAll { $0.field == field } }
+                do throws(LogRecordDecodingError) { try decoder.take(field, value) } catch { recordErrors.append((field, error)) }
             }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input inside an object, expected ',' or '}'", at: index) }
@@ -86,7 +88,7 @@ extension JSONScanner {
             case UInt8(ascii: "}"):
                 index += 1
                 depth = 0
-                return recordError
+                return recordErrors.first?.error
             default: throw error("expected ',' or '}' in an object but found \(describeCurrent())", at: index)
             }
         }

@@ -25,16 +25,21 @@ public enum TextFolding {
     }
 
     /// The folded text when `text` is all ASCII (no diacritics exist there); nil otherwise.
+    /// Text with nothing to lower is returned as is, without a copy.
     private static func foldASCII(_ text: String, caseInsensitive: Bool) -> String? {
         var text = text
-        return text.withUTF8 { utf8 -> String? in
-            var hasUppercase = false
+        var hasUppercase = false
+        let isASCII = text.withUTF8 { utf8 -> Bool in
             for byte in utf8 {
-                if byte >= 0x80 { return nil }
+                if byte >= 0x80 { return false }
                 if byte &- UInt8(ascii: "A") < 26 { hasUppercase = true }
             }
-            guard caseInsensitive, hasUppercase else { return String(decoding: utf8, as: UTF8.self) }
-            return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+            return true
+        }
+        guard isASCII else { return nil }
+        guard caseInsensitive, hasUppercase else { return text }
+        return text.withUTF8 { utf8 in
+            String(unsafeUninitializedCapacity: utf8.count) { buffer in
                 for (index, byte) in utf8.enumerated() {
                     buffer[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
                 }

@@ -32,9 +32,6 @@ public struct Predicate: Sendable, CustomStringConvertible {
     /// The normalised predicate: keywords in capitals, canonical operators, literals re-quoted;
     /// parsing it again gives the same predicate.
     public var description: String { node.description }
-
-    /// A predicate that matches every record.
-    public static let all = Predicate(node: .constant(true))
 }
 
 /// Orders the children of AND/OR by a rough cost, so that the order a user writes conjuncts in

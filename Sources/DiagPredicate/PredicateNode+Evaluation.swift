@@ -20,6 +20,10 @@ extension PredicateNode {
 extension Comparison {
     func evaluate(_ record: LogRecord) -> Bool {
         let folding = self.folding
+        if let (field, needle) = stringNeedle {
+            guard case .string(let text) = field.value(in: record) else { return op == .notEqual }
+            return StringSearch.foldedMatch(text, needle, op, folding)
+        }
         let rightValue = right.value(in: record, folding: folding)
         let leftValue = left.value(in: record, folding: folding)
         guard let qualifier else { return apply(leftValue, rightValue) }

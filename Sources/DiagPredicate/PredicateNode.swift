@@ -76,23 +76,47 @@ struct Literal: Sendable {
 }
 
 /// `[qualifier] left operator[options] right`, with its pattern compiled once.
-struct Comparison: Sendable {
-    var qualifier: Qualifier?
-    var left: Operand
-    var op: ComparisonOperator
-    var options: ComparisonOptions
-    var right: Operand
+///
+/// A class, so that evaluating a node borrows it instead of copying operands for every record.
+final class Comparison: Sendable {
+    let qualifier: Qualifier?
+    let left: Operand
+    let op: ComparisonOperator
+    let options: ComparisonOptions
+    let right: Operand
     /// The compiled right side of `LIKE`/`MATCHES` when it is a literal.
-    var pattern: Pattern?
+    let pattern: Pattern?
+    /// `field op "literal"` for string operators: the needle (folded when options ask), matched
+    /// in place on ASCII text.
+    let stringNeedle: (field: Field, needle: String)?
 
     enum Pattern: Sendable {
         case like(LikePattern)
         case regex(RegexMatcher)
     }
 
+    init(qualifier: Qualifier?, left: Operand, op: ComparisonOperator, options: ComparisonOptions, right: Operand, pattern: Pattern? = nil) {
+        self.qualifier = qualifier
+        self.left = left
+        self.op = op
+        self.options = options
+        self.right = right
+        self.pattern = pattern
+        if qualifier == nil, case .field(let field, _) = left, field.type == .string,
+           case .string(let needle)? = right.literal?.value,
+           [.equal, .notEqual, .contains, .beginsWith, .endsWith].contains(op)
+        {
+            stringNeedle = (field, needle)
+        } else {
+            stringNeedle = nil
+        }
+    }
+
     /// The folding applied to string operands: `MATCHES` folds diacritics only (case is the
     /// regex engine's flag); `[n]` supersedes `[c]` and `[d]`.
-    var folding: Folding {
+    var folding: Folding { Self.folding(op: op, options: options) }
+
+    static func folding(op: ComparisonOperator, options: ComparisonOptions) -> Folding {
         if options.normalized { return Folding() }
         return Folding(
             caseInsensitive: op == .matches ? false : options.caseInsensitive,

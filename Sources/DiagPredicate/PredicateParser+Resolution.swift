@@ -18,24 +18,25 @@ extension PredicateParser {
                 throw error(.syntax, "BETWEEN needs an aggregate of exactly two values on its right: x BETWEEN {low, high}", at: rawRight.token.start)
             }
         }
-        var comparison = Comparison(qualifier: qualifier, left: left, op: op, options: options, right: right)
-        let folding = comparison.folding
-        comparison.left = Self.folded(left, folding)
-        comparison.right = Self.folded(right, folding)
-        if let pattern = comparison.right.literal?.value.stringValue {
+        let folding = Comparison.folding(op: op, options: options)
+        left = Self.folded(left, folding)
+        right = Self.folded(right, folding)
+        var pattern: Comparison.Pattern?
+        if let text = right.literal?.value.stringValue {
             switch op {
             case .like:
-                comparison.pattern = .like(LikePattern(pattern))
+                pattern = .like(LikePattern(text))
             case .matches:
+                let caseInsensitive = options.caseInsensitive && !options.normalized
                 do {
-                    comparison.pattern = .regex(try RegexMatcher(pattern: pattern, caseInsensitive: comparison.regexCaseInsensitive))
+                    pattern = .regex(try RegexMatcher(pattern: text, caseInsensitive: caseInsensitive))
                 } catch {
                     throw self.error(.invalidRegex, "invalid regular expression for MATCHES: \(error.reason)", at: rawRight.token.start)
                 }
             default: break
             }
         }
-        return comparison
+        return Comparison(qualifier: qualifier, left: left, op: op, options: options, right: right, pattern: pattern)
     }
 
     /// The symbol tables that words on the other side of `operand` are looked up in.

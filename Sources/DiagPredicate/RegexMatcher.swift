@@ -9,6 +9,10 @@ import Foundation
 final class RegexMatcher: @unchecked Sendable {
     let pattern: String
     private let expression: NSRegularExpression
+    private let caseInsensitive: Bool
+    /// Literal runs every match contains (lower-cased when case-insensitive), checked by a byte
+    /// search before the regex engine runs.
+    let requiredRuns: [[UInt8]]
 
     struct CompileError: Error {
         var reason: String
@@ -16,6 +20,8 @@ final class RegexMatcher: @unchecked Sendable {
 
     init(pattern: String, caseInsensitive: Bool) throws(CompileError) {
         self.pattern = pattern
+        self.caseInsensitive = caseInsensitive
+        requiredRuns = RegexLiteralRuns.required(pattern).map { Array((caseInsensitive ? $0.lowercased() : $0).utf8) }
         var options: NSRegularExpression.Options = [.dotMatchesLineSeparators, .anchorsMatchLines]
         if caseInsensitive { options.insert(.caseInsensitive) }
         do {
@@ -33,7 +39,25 @@ final class RegexMatcher: @unchecked Sendable {
     }
 
     func matches(_ subject: String) -> Bool {
+        if !requiredRuns.isEmpty, !mayMatch(subject) { return false }
         let range = NSRange(location: 0, length: subject.utf16.count)
         return expression.firstMatch(in: subject, options: [], range: range) != nil
+    }
+
+    /// False when a required run is missing. A case-insensitive match of non-ASCII text is left
+    /// to the engine (the Kelvin sign matches `k`).
+    private func mayMatch(_ subject: String) -> Bool {
+        var subject = subject
+        return subject.withUTF8 { bytes in
+            if caseInsensitive {
+                guard StringSearch.isASCII(bytes) else { return true }
+                return requiredRuns.allSatisfy { run in
+                    run.withUnsafeBufferPointer { StringSearch.asciiContains(bytes, $0, lowercasing: true) }
+                }
+            }
+            return requiredRuns.allSatisfy { run in
+                run.withUnsafeBufferPointer { StringSearch.asciiContains(bytes, $0, lowercasing: false) }
+            }
+        }
     }
 }

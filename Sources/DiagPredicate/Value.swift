@@ -74,6 +74,10 @@ enum ValueComparison {
         case (.null, .null): return true
         case (.null, _), (_, .null): return false
         case (.string(let a), .string(let b)): return StringSearch.equal(a, b)
+        case (.int(let a), .int(let b)): return a == b
+        case (.date(let a), .date(let b)): return a == b
+        case (.symbol(let k1, let a), .symbol(let k2, let b)): return k1 == k2 && a == b
+        case (.symbol(_, let a), .int(let b)), (.int(let b), .symbol(_, let a)): return a == b
         case (.record, .record): return true
         case (.aggregate(let a), .aggregate(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1) }

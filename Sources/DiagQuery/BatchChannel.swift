@@ -1,6 +1,6 @@
 import Foundation
 
-/// A bounded hand-over of batches from one reading thread to the query: at most two batches
+/// A bounded hand-over of batches from one reading thread to its consumer: at most two batches
 /// wait, so memory stays flat whatever the file's size.
 final class BatchChannel: @unchecked Sendable {
     // Safe: every field is read and written with `condition` locked.
@@ -10,7 +10,7 @@ final class BatchChannel: @unchecked Sendable {
     struct Cancelled: Error {}
 
     private let condition = NSCondition()
-    private var queue: [[FileItem]] = []
+    private var queue: [[ThreadedFileReader.Item]] = []
     private var opened = false
     private var finished = false
     private var cancelled = false
@@ -37,7 +37,7 @@ final class BatchChannel: @unchecked Sendable {
     }
 
     /// Reader side: hands over the batch (leaving it empty); waits while the queue is full.
-    func put(_ batch: inout [FileItem]) throws {
+    func put(_ batch: inout [ThreadedFileReader.Item]) throws {
         guard !batch.isEmpty else { return }
         try condition.withLock {
             while queue.count >= Self.capacity, !cancelled { condition.wait() }
@@ -57,7 +57,7 @@ final class BatchChannel: @unchecked Sendable {
     }
 
     /// Query side: the next batch, nil at the end, or the reader's failure.
-    func take() throws -> [FileItem]? {
+    func take() throws -> [ThreadedFileReader.Item]? {
         try condition.withLock {
             while queue.isEmpty, !finished { condition.wait() }
             if !queue.isEmpty {

@@ -1,33 +1,28 @@
 import DiagImport
 import DiagModel
-import Foundation
 
-/// A plain log file read by DiagImport on its own thread and handed over in batches through a
-/// two-batch channel, so that several files can be merged by time in flat memory. Records are
-/// filtered here, on the reading side of the query; issues come out in file order among them.
+/// A plain log file as a query source: read on its own thread (`ThreadedFileReader`), filtered
+/// here by the selection and the whole predicate; issues come out in file order among the records.
 final class FileRecordStream: RecordStream {
-    private let channel: BatchChannel
+    private let reader: ThreadedFileReader
+    private let path: String
     private let selection: RecordSelection
     private let condition: QueryCondition?
     private let issues: IssueCounter
-    private var batch: [FileItem] = []
+    private var batch: [ThreadedFileReader.Item] = []
     private var index = 0
 
     init(path: String, selection: RecordSelection, condition: QueryCondition?, options: ImportOptions, issues: IssueCounter) throws {
+        do {
+            reader = try ThreadedFileReader(.path(path), options: options)
+        } catch let error as ImportError {
+            throw QueryError(error: error)
+        }
+        self.path = path
         self.selection = selection
         self.condition = condition
         self.issues = issues
-        let channel = BatchChannel()
-        self.channel = channel
-        let thread = Thread {
-            Self.read(path: path, options: options, into: channel)
-        }
-        thread.name = "diag-read"
-        thread.start()
-        try channel.waitUntilOpened()
     }
-
-    deinit { channel.cancel() }
 
     func next() throws -> LogRecord? {
         while true {
@@ -43,40 +38,15 @@ final class FileRecordStream: RecordStream {
                     return record
                 }
             }
-            guard let next = try channel.take() else { return nil }
-            batch = next
-            index = 0
-        }
-    }
-
-    /// The reading thread: opens the file, then sends records and issues until the end.
-    private static func read(path: String, options: ImportOptions, into channel: BatchChannel) {
-        let reader: LogFileReader
-        do {
-            reader = try LogFileReader(path: path, options: options)
-        } catch {
-            channel.open(failure: QueryError(error.description))
-            return
-        }
-        channel.open(failure: nil)
-        var pending: [FileItem] = []
-        pending.reserveCapacity(BatchChannel.batchSize)
-        do {
-            try reader.forEach(
-                record: { record in
-                    pending.append(.record(record))
-                    if pending.count >= BatchChannel.batchSize { try channel.put(&pending) }
-                },
-                issue: { issue in
-                    pending.append(.issue(issue))
-                    if pending.count >= BatchChannel.batchSize { try channel.put(&pending) }
-                })
-            try channel.put(&pending)
-            channel.finish(failure: nil)
-        } catch is BatchChannel.Cancelled {
-            return
-        } catch {
-            channel.finish(failure: QueryError("\(path): \(error)"))
+            do {
+                guard let next = try reader.nextBatch() else { return nil }
+                batch = next
+                index = 0
+            } catch let error as ImportError {
+                throw QueryError(error: error)
+            } catch {
+                throw QueryError("\(path): \(error)")
+            }
         }
     }
 }
@@ -84,7 +54,12 @@ final class FileRecordStream: RecordStream {
 @available(*, unavailable)
 extension FileRecordStream: Sendable {}
 
-enum FileItem: Sendable {
-    case record(LogRecord)
-    case issue(ImportIssue)
+extension QueryError {
+    init(error: ImportError) {
+        if case .unknownFormat = error {
+            self.init(error.description, badInput: true)
+        } else {
+            self.init(error.description)
+        }
+    }
 }

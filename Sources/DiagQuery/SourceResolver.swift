@@ -56,8 +56,14 @@ public struct SourceResolver: Sendable {
 /// A source that cannot be read as asked: names the source and what was wrong.
 public struct QueryError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// The source was read and refused (unknown format, damaged store or bundle): exit 65 rather
+    /// than 1, which is for what could not be read at all (missing file, I/O).
+    public var isBadInput: Bool
 
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String, badInput: Bool = false) {
+        self.message = message
+        isBadInput = badInput
+    }
 
     public var description: String { message }
 }

@@ -13,7 +13,7 @@ struct StoreRecordStream: RecordStream {
         do {
             store = try LogStore.open(at: url, options: .readOnly)
         } catch let error as StoreError {
-            throw QueryError(error.description)
+            throw QueryError(error: error)
         }
         var clauses: [String] = []
         var bindings: [SQLValue] = []
@@ -43,7 +43,7 @@ struct StoreRecordStream: RecordStream {
             }
             return nil
         } catch let error as StoreError {
-            throw QueryError(error.description)
+            throw QueryError(error: error)
         }
     }
 
@@ -57,5 +57,14 @@ struct StoreRecordStream: RecordStream {
         guard let a else { return b }
         guard let b else { return a }
         return min(a, b)
+    }
+}
+
+extension QueryError {
+    init(error: StoreError) {
+        switch error.kind {
+        case .badInfo, .badChunk, .badRecord, .unsupportedVersion: self.init(error.description, badInput: true)
+        default: self.init(error.description)
+        }
     }
 }

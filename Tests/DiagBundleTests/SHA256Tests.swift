@@ -1,4 +1,4 @@
-import DiagBundle
+@testable import DiagBundle
 import Testing
 
 /// Vectors from FIPS 180-4's examples (NIST CSRC "Example Values") and RFC 6234.
@@ -13,6 +13,25 @@ struct SHA256Tests {
     ])
     func knownVectors(message: String, expected: String) {
         #expect(SHA256.hexDigest(of: Array(message.utf8)) == expected)
+        var portable = SHA256(usesHardware: false)
+        portable.update(Array(message.utf8))
+        #expect(portable.hexDigest() == expected)
+    }
+
+    /// The CPU's SHA extensions (when present) and the portable code agree on every length.
+    @Test func hardwareAndPortablePathsAgree() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        let bytes = (0..<5000).map { _ -> UInt8 in
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return UInt8(truncatingIfNeeded: state)
+        }
+        for length in [0, 1, 63, 64, 65, 127, 128, 129, 1000, 4096, 5000] {
+            var hardware = SHA256()
+            var portable = SHA256(usesHardware: false)
+            hardware.update(bytes[0..<length])
+            portable.update(bytes[0..<length])
+            #expect(hardware.hexDigest() == portable.hexDigest(), "length \(length)")
+        }
     }
 
     @Test func oneMillionA() {

@@ -63,3 +63,11 @@ import Testing
         #expect(await Tool.run(arguments: ["show", "--bogus"]) == 64)
     }
 }
+
+@Suite struct NestedHelpTests {
+    @Test func nestedGroupsPointToTheirOwnHelp() {
+        let help = HelpGenerator(path: [Tool.self, GroupSample.self]).help
+        #expect(help.hasSuffix("  See 'tool help group <subcommand>' for detailed help.\n"))
+        #expect(help.contains("USAGE: tool group <subcommand>"))
+    }
+}

@@ -11,6 +11,8 @@ import Testing
         (#"{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1","MESSAGE":"m"}"#, .journalJSON),
         ("Jul  1 09:00:55 host kernel[0]: message", .syslog),
         ("<13>Jul 11 09:00:55 host app: message", .syslog),
+        ("2026-11-29T09:40:01.123456+01:00 host app[1]: message", .syslog),
+        ("2026-11-29 09:40:01.123  1702  2395 D Tag: message", .logcat),
         ("03-17 16:13:38.811  1702  2395 D WindowManager: msg", .logcat),
         ("--------- beginning of main\n03-17 16:13:38.811  1702  2395 D WindowManager: msg", .logcat),
     ])

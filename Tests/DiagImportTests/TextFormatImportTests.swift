@@ -31,6 +31,20 @@ import TestSupport
         #expect(records[5].messageType == .error && records[5].process == "notifier")
     }
 
+    @Test func rsyslogHighPrecisionTimes() throws {
+        let text = """
+            2026-11-29T09:40:01.123456+01:00 builder transport[4242]: Uploaded batch 3 of 7
+            2026-11-29T08:40:02Z builder kernel: usb 1-1: new device
+            2026-11-29T25:40:02Z builder kernel: no such hour
+            """
+        let imported = try importText(text, name: "syslog")
+        #expect(imported.format == .syslog)
+        #expect(imported.records.map(\.timestamp) == [nanoseconds("2026-11-29 08:40:01.123456Z"), nanoseconds("2026-11-29 08:40:02Z")])
+        #expect(imported.records.map(\.process) == ["transport", "kernel"])
+        #expect(imported.records[0].processID == 4242 && imported.records[0].metadata?["hostname"] == "builder")
+        #expect(imported.issues.map(\.line) == [3])
+    }
+
     @Test func syslogContinuationLinesJoinTheirRecord() throws {
         let text = "Nov 29 09:40:01 host app[1]: first\n\tsecond\n  third\nNov 29 09:40:02 host app[1]: next\n"
         let imported = try importText(text)

@@ -50,6 +50,13 @@ import Testing
         #expect(apple.timestamp == Timestamp.parse("2026-07-26 06:11:22.348728+0000"))
     }
 
+    @Test func fractionsPastNanosecondsAreCutNotFatal() throws {
+        let long = try record(#"{"timestamp":"2026-07-26T06:11:22.123456789987654321Z","eventMessage":"m"}"#)
+        #expect(long.timestamp == Timestamp.parse("2026-07-26T06:11:22.123456789Z"))
+        #expect(Timestamp.parseUntrusted("2026-07-26 06:11:22,1234567890123+0100") == Timestamp.parse("2026-07-26 05:11:22.123456789Z"))
+        #expect(Timestamp.parseUntrusted("1.2345678901 2026-07-26") == nil)
+    }
+
     @Test func exactNanosecondsWinOverTheFormattedTimestamp() throws {
         let original = LogRecord(timestamp: 1_785_046_282_348_728_999, messageType: .fault, eventMessage: "x")
         let decoded = try record(original.jsonString(offsetSeconds: 3600))
@@ -77,6 +84,27 @@ import Testing
         #expect(try record(#"{"timestamp":1,"eventMessage":"c","message":"d"}"#).eventMessage == "c")
         let nulls = try record(#"{"timestamp":1,"eventMessage":"e","process":null,"processID":null,"metadata":null}"#)
         #expect(nulls.process == nil && nulls.processID == nil && nulls.metadata == nil)
+    }
+
+    @Test func repeatedKeysAndAliasesReadTheSameEveryTime() throws {
+        #expect(try record(#"{"timestamp":1,"eventMessage":"m","processID":"bad","processID":7}"#).processID == 7)
+        #expect(refusal(#"{"timestamp":1,"eventMessage":"m","processID":7,"processID":"bad"}"#)?.hasPrefix(#"field "processID": refused value "bad""#) == true)
+        #expect(try record(#"{"timestamp":1,"composedMessage":"c","message":"b"}"#).eventMessage == "b")
+        #expect(try record(#"{"timestamp":1,"message":"b","composedMessage":"c"}"#).eventMessage == "b")
+    }
+
+    @Test func severalBadFieldsAlwaysGiveTheSameMessage() throws {
+        let members: [(String, JSONValue)] = [
+            ("userID", "u"), ("threadID", "t"), ("category", 1), ("processID", "p"), ("eventMessage", "m"), ("timestamp", 1),
+        ]
+        // Dictionaries of different capacities iterate in different orders.
+        for capacity in [1, 6, 13, 29, 61, 125] {
+            var object = [String: JSONValue](minimumCapacity: capacity)
+            for (key, value) in members { object[key] = value }
+            #expect(throws: LogRecordDecodingError(field: "processID", refused: "p", accepted: "an integer from -2^63 to 2^63-1")) {
+                try LogRecord(json: object)
+            }
+        }
     }
 
     @Test func defaultTimestampFillsAMissingOne() throws {

@@ -23,7 +23,7 @@ enum PlannerTestRecords {
     static let senders: [String?] = ["CoreData", "CloudKit", nil, "UIKit", "straße", "apsd"]
     static let subsystems: [String?] = ["com.apple.apsd", nil, "com.example.sync", ""]
     static let words = ["push", "error 42", "Café", "CAFÉ", "Cafe\u{301}", "ß", "iCloud.com.example.CloudKitCoreDataDemo",
-                        "CoreDataCloudKitDemo", "token", "line\nbreak", "naïve", "42", "x*y?z", "Øresund"]
+                        "CoreDataCloudKitDemo", "token", "line\nbreak", "naïve", "42", "x*y?z", "Øresund", "ca\u{345}fe", "\u{212A}elvin"]
 
     static func make(count: Int) -> [Int64: LogRecord] {
         var random = Generator(state: 2022)

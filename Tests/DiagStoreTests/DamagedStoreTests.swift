@@ -114,3 +114,49 @@ import TestSupport
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "hello")
     }
 }
+
+@Suite struct HostileInfoTests {
+    @Test func infoEntriesCannotNameFilesOutsidePersistOrCountAChunkTwice() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let store = try LogStore.open(at: url, create: true)
+        try store.append((0..<30).map { StoreTestRecords.full($0) })
+        try store.close()
+        try folder.write("outside.chunk.sqlite", "not to be touched")
+        var info = try JSONDecoder().decode(StoreInfo.self, from: Data(contentsOf: url.appendingPathComponent("Info.json")))
+        let real = info.chunks[0]
+        var traversal = real
+        traversal.file = "../../outside.chunk.sqlite"
+        traversal.sequence = 7
+        var renumbered = real
+        renumbered.sequence = 99
+        info.chunks = [real, renumbered, traversal, real]
+        try JSONEncoder().encode(info).write(to: url.appendingPathComponent("Info.json"))
+
+        let reader = try LogStore.open(at: url, options: .readOnly)
+        #expect(reader.info.chunks.map(\.file) == [real.file])
+        #expect(reader.info.chunks[0].sequence == 1)
+        #expect(try reader.records().all().count == 30)
+        #expect(try reader.count() == 30)
+        #expect(try String(contentsOf: folder.file("outside.chunk.sqlite"), encoding: .utf8) == "not to be touched")
+    }
+}
+
+@Suite struct ChunkBeingCreatedTests {
+    @Test func anEmptyChunkFileIsSkippedByReadersAndCompletedByWriters() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let store = try LogStore.open(at: url, create: true)
+        try store.append((0..<5).map { StoreTestRecords.full($0) })
+        try store.close()
+        // What a reader may see while a writer creates the next chunk: an empty file, unlisted.
+        FileManager.default.createFile(atPath: url.appendingPathComponent("Persist/0000000000000002.chunk.sqlite").path, contents: Data())
+        let reader = try LogStore.open(at: url, options: .readOnly)
+        #expect(try reader.records().all().count == 5)
+        #expect(try reader.count() == 5)
+        let writer = try LogStore.open(at: url)
+        #expect(writer.info.chunks.count == 2)
+        try writer.append([StoreTestRecords.full(5)])
+        #expect(try writer.records().all() == (0..<6).map { StoreTestRecords.full($0) })
+    }
+}

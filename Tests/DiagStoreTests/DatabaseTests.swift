@@ -25,6 +25,15 @@ import TestSupport
         #expect(error?.description.hasSuffix("- while executing `SELEC 1`") == true)
     }
 
+    @Test func prepareRefusesASecondStatementInsteadOfIgnoringIt() throws {
+        let folder = try TemporaryDirectory()
+        let database = try Database(path: folder.file("t.sqlite").path)
+        try database.execute("CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1)")
+        let error = #expect(throws: SQLiteError.self) { try database.prepare("SELECT a FROM t; DROP TABLE t") }
+        #expect(error?.description.contains("more than one statement") == true)
+        #expect(try database.scalarInt("SELECT count(*) FROM t;  ") == 1)
+    }
+
     @Test func failedOpenNamesThePath() throws {
         let folder = try TemporaryDirectory()
         let missing = folder.file("no/such/dir/t.sqlite").path

@@ -72,6 +72,10 @@ import TestSupport
         // A bound value is data, never SQL.
         let hostile = StoreFilter(whereSQL: "process = ?", bindings: [.text("x' OR 1=1 --")])
         #expect(try store.records(filter: hostile).all().isEmpty)
+        // A second statement smuggled into the SQL is refused, not run.
+        let smuggled = StoreFilter(whereSQL: "1) ORDER BY id; DROP TABLE records; SELECT (1")
+        #expect(throws: StoreError.self) { try store.records(filter: smuggled).all() }
+        #expect(try store.count() == Int64(all.count))
     }
 
     @Test func limitTakesTheEarliestRecords() throws {

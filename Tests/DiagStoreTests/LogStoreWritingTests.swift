@@ -75,6 +75,17 @@ import TestSupport
         #expect(try store.records().all().count == 401)
     }
 
+    @Test func anExplicitRotationIsNotUndoneBeforeSealing() throws {
+        let folder = try TemporaryDirectory()
+        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true, options: .init(sealOnRotation: false))
+        try store.append([StoreTestRecords.full(0)])
+        try store.rotate()
+        try store.append([StoreTestRecords.full(1)])
+        #expect(store.info.chunks.map(\.recordCount) == [1, 1])
+        #expect(try store.sealPendingChunks() == 1)
+        #expect(store.info.chunks.map(\.sealed) == [true, false])
+    }
+
     @Test func aRestartedWriterContinuesTheOpenChunkAndRecountsIt() throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("s.logarchive")
@@ -123,5 +134,25 @@ func strings(_ database: Database, _ sql: String) throws -> [String] {
         try first.close()
         try second.append([StoreTestRecords.full(1)])
         #expect(try second.count() == 2)
+    }
+}
+
+@Suite struct SecondProcessTests {
+    @Test func aValueThatDoesNotAppendNeverSealsOrExpiresTheNewestChunk() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let writer = try LogStore.open(at: url, create: true, options: .init(sealOnRotation: false))
+        try writer.append([StoreTestRecords.full(0, timestamp: 1)])
+        try writer.rotate()
+        try writer.append([StoreTestRecords.full(1, timestamp: 2)])
+        // `diag` beside a running diagd: it may seal the closed chunk, never diagd's open one.
+        let other = try LogStore.open(at: url)
+        #expect(try other.sealPendingChunks() == 1)
+        #expect(other.info.chunks.map(\.sealed) == [true, false])
+        let expired = try other.expire(maxTotalBytes: 0, maxAge: 0, now: 1_000)
+        #expect(expired.removedChunks == ["0000000000000001.chunk.sqlite"])
+        #expect(try writer.records().all().map(\.timestamp) == [2])
+        try writer.append([StoreTestRecords.full(2, timestamp: 3)])
+        #expect(try writer.count() == 2)
     }
 }

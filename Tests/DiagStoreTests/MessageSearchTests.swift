@@ -43,18 +43,25 @@ import TestSupport
             // The indexed first chunk returns no record that lacks the needle's trigrams.
             let firstChunk = found.filter { $0.timestamp < StoreTestRecords.base + 100 }
             #expect(firstChunk == exact(all, needle).filter { $0.timestamp < StoreTestRecords.base + 100 }, "\(needle)")
-            // Unindexed chunks are scanned whole.
-            #expect(found.filter { $0.timestamp >= StoreTestRecords.base + 100 }.count == 140)
+            // Unindexed chunks: exact for ASCII messages, every other message kept.
+            let scanned = all.filter { $0.timestamp >= StoreTestRecords.base + 100 }
+            #expect(found.filter { $0.timestamp >= StoreTestRecords.base + 100 } == scanned.filter { exact([$0], needle).count == 1 || !$0.eventMessage.allSatisfy(\.isASCII) }, "\(needle)")
         }
     }
 
     @Test func shortNeedlesAndNoMatchesBehave() throws {
         let folder = try TemporaryDirectory()
         let (store, all) = try store(folder)
-        // Under three characters: no prefilter, everything comes back for the exact check.
-        #expect(try store.records(filter: StoreFilter(messageSearch: ["ok"])).all().count == all.count)
+        // Under three characters the index cannot serve: the scan keeps ASCII matches and every non-ASCII message.
+        let short = try store.records(filter: StoreFilter(messageSearch: ["ok"])).all()
+        #expect(short == all.filter { $0.eventMessage.hasPrefix("ok") || !$0.eventMessage.allSatisfy(\.isASCII) })
         let none = try store.records(filter: StoreFilter(messageSearch: ["zzzzqqq"])).all()
-        #expect(none.allSatisfy { $0.timestamp >= StoreTestRecords.base + 100 })
+        #expect(none.allSatisfy { $0.timestamp >= StoreTestRecords.base + 100 && !$0.eventMessage.allSatisfy(\.isASCII) })
+        // A NUL in a message stops C string functions: such messages are kept.
+        let withNUL = try store.records(filter: StoreFilter(start: StoreTestRecords.base + 1_000, messageSearch: ["secret"])).all()
+        #expect(withNUL.isEmpty)
+        try store.append([LogRecord(timestamp: StoreTestRecords.base + 1_000, eventMessage: "abc\u{0}SECRET")])
+        #expect(try store.records(filter: StoreFilter(start: StoreTestRecords.base + 1_000, messageSearch: ["secret"])).all().count == 1)
         // Several needles: all must be there.
         let both = try store.records(filter: StoreFilter(end: StoreTestRecords.base + 100, messageSearch: ["cafe", "opened"])).all()
         #expect(both.allSatisfy { $0.eventMessage.hasPrefix("Café ÉCOLE straße opened") })

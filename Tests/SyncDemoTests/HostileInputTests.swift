@@ -34,8 +34,11 @@ struct SyncDemoHostileInputTests {
         let harness = try ScenarioHarness()
         let layout = WorkLayout(path: harness.workPath)
         try layout.create()
-        let notAStore = harness.directory.file("not-a-batch.json").path
+        try FileManager.default.createDirectory(at: layout.deviceFolder("A"), withIntermediateDirectories: true)
+        let notAStore = layout.deviceFolder("A").appendingPathComponent("not-a-batch.json").path
         try Data("{\"posts\": 3}".utf8).write(to: URL(fileURLWithPath: notAStore))
+        let outside = harness.directory.file("outside.json").path
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: outside))
         let transport = Process()
         transport.executableURL = URL(fileURLWithPath: BuiltProducts.path("transport"))
         transport.arguments = ["--work", harness.workPath]
@@ -51,9 +54,12 @@ struct SyncDemoHostileInputTests {
             ("{\"command\":\"teleport\",\"values\":{}}\n", "unknown request 'teleport'"),
             ("{\"command\":\"upload\",\"values\":{\"attempt\":\"1\"}}\n", "lacks the value 'batch'"),
             ("{\"command\":\"upload\",\"values\":{\"batch\":\"\(notAStore)\",\"attempt\":\"1\"}}\n", "is not a record batch"),
-            ("{\"command\":\"upload\",\"values\":{\"batch\":\"/nonexistent/b.json\",\"attempt\":\"x\"}}\n", "'attempt' is 'x', not an integer"),
+            ("{\"command\":\"upload\",\"values\":{\"batch\":\"\(notAStore)\",\"attempt\":\"x\"}}\n", "'attempt' is 'x', not an integer"),
             ("{\"command\":\"commit\",\"values\":{\"store\":\"../../etc\",\"device\":\"A\",\"batches\":\"1\"}}\n", "is not a UUID"),
             ("\u{0}\u{1}\u{2}\u{ff}\n", "not a request line"),
+            ("{\"command\":\"upload\",\"values\":{\"batch\":\"\(outside)\",\"attempt\":\"1\"}}\n", "outside the devices' folders"),
+            ("{\"command\":\"upload\",\"values\":{\"batch\":\"\(layout.deviceFolder("A").path)/../../../outside.json\",\"attempt\":\"1\"}}\n", "outside the devices' folders"),
+            ("{\"command\":\"download\",\"values\":{\"store\":\"x\",\"destination\":\"/etc\"}}\n", "outside the devices' folders"),
         ]
         for (request, expected) in cases {
             let reply = try Self.exchange(Array(request.utf8), path: socket)
@@ -72,6 +78,40 @@ struct SyncDemoHostileInputTests {
         #expect(refused.contains { ($0["eventMessage"] as? String ?? "").contains("stopping") }, "the transport flushed its logs")
     }
 
+    @Test func schedulerAndNotifierRefuseBadRequests() throws {
+        let harness = try ScenarioHarness()
+        let layout = WorkLayout(path: harness.workPath)
+        var services: [Process] = []
+        for component in [DemoComponent.scheduler, .notifier] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: BuiltProducts.path(component.rawValue))
+            process.arguments = ["--work", harness.workPath]
+            process.environment = ProcessInfo.processInfo.environment.merging(["DIAG_SOCKET": harness.socketPath]) { $1 }
+            try process.run()
+            services.append(process)
+        }
+        let scheduler = layout.socket(.scheduler), notifier = layout.socket(.notifier)
+        let cases: [(DemoMessage, String, String)] = [
+            (DemoMessage("submit", values: ["name": "x", "kind": "teleport"]), scheduler, "kind 'teleport' is not one of export, import"),
+            (DemoMessage("complete", values: ["name": "x", "kind": "export", "durationMs": "1", "result": "ok"]), scheduler, "lacks the activity ID"),
+            (DemoMessage("register", values: ["device": "../../etc", "topic": "t"]), notifier, "device name '../../etc'"),
+            (DemoMessage("register", values: ["device": "B"]), notifier, "lacks the value 'topic'"),
+            (DemoMessage("push", values: ["topic": "t", "store": "s"]), notifier, "lacks the value 'fromDevice'"),
+        ]
+        for (request, socket, expected) in cases {
+            let error = #expect(throws: DemoError.self) { try MessageClient.send(request, to: socket) }
+            #expect(error?.description.contains(expected) == true, "\(request.command): \(error?.description ?? "")")
+        }
+        #expect(!FileManager.default.fileExists(atPath: harness.directory.file("etc").path), "no folder made outside the work folder")
+        let run = try MessageClient.send(DemoMessage("submit", values: ["name": "a", "kind": "import"]), to: scheduler)
+        #expect(["run", "defer"].contains(run.command), "the scheduler still decides after bad requests")
+        for (socket, process) in zip([scheduler, notifier], services) {
+            _ = try MessageClient.send(DemoMessage("shutdown"), to: socket)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+    }
+
     @Test func syncCoreRefusesBadArgumentsWithUsageErrors() throws {
         let directory = try TemporaryDirectory("sd-args")
         let cases: [([String], String)] = [
@@ -87,6 +127,9 @@ struct SyncDemoHostileInputTests {
         }
         let demo = try run(BuiltProducts.path("sync-demo"), ["run", "--work", directory.path, "--posts", "0"])
         #expect(demo.status == 64 && demo.stderr.contains("--posts 0"))
+        let noDaemon = try run(BuiltProducts.path("sync-demo"), ["run", "--work", directory.path],
+                               environment: ["DIAG_SOCKET": directory.file("nobody.sock").path])
+        #expect(noDaemon.status == 1 && noDaemon.stderr.contains("no diagd accepts connections"), "fails at once: \(noDaemon.stderr)")
     }
 
     @Test func damagedFilesAreRefusedWithTheFileNamed() throws {

@@ -52,9 +52,9 @@ final class ScenarioHarness {
         return daemon.terminationStatus
     }
 
-    /// Runs `diag` with arguments.
+    /// Runs `diag` with arguments, pointed at this harness's diagd (never a daemon of the machine's).
     func diag(_ arguments: [String]) throws -> ProcessOutput {
-        try run(BuiltProducts.path("diag"), arguments)
+        try run(BuiltProducts.path("diag"), arguments, environment: ["DIAG_SOCKET": socketPath, "DIAG_STORE": storePath])
     }
 
     /// `diag show` over the store with every level, as parsed NDJSON objects.

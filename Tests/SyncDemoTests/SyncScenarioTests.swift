@@ -68,7 +68,7 @@ struct SyncScenarioTests {
 
     /// `diag stats` totals are `diag show`'s counts, by aggregate SQL and by streaming.
     func checkStatsAgreeWithShow(_ harness: ScenarioHarness, variables: [String], allCount: Int) throws {
-        let plain = try StatsResult(harness.diag(["stats", harness.storePath, "--style", "json"]))
+        let plain = try StatsResult(harness.diag(["stats", harness.storePath, "--style", "json", "--count", "all"]))
         #expect(plain.method == "sql-aggregate")
         #expect(plain.events == allCount)
         let components = Self.components.sorted()
@@ -77,6 +77,14 @@ struct SyncScenarioTests {
             let shown = try harness.show(["--process", component])
             #expect(plain.processes[component] == shown.count, "\(component): stats and show agree")
         }
+        // The same records as a plain NDJSON file are counted record by record, to the same figures.
+        let exported = try harness.diag(["show", harness.storePath, "--info", "--debug", "--style", "ndjson"])
+        let file = try harness.directory.write("all.ndjson", exported.stdout)
+        let streamed = try StatsResult(harness.diag(["stats", file, "--style", "json", "--count", "all"]))
+        #expect(streamed.method == "streamed")
+        #expect(streamed.events == plain.events)
+        #expect(streamed.processes == plain.processes && streamed.levels == plain.levels)
+        #expect(streamed.bytes == plain.bytes)
         let levels = try harness.show(["--predicate", "messageType == error OR messageType == fault"])
         #expect(plain.levels["Error", default: 0] + plain.levels["Fault", default: 0] == levels.count)
         let planned = try StatsResult(harness.diag(["stats", harness.storePath, "--style", "json", "--predicate", "process == \"transport\" AND messageType == error"]))
@@ -103,6 +111,13 @@ struct SyncScenarioTests {
         #expect(fromBundle.count == feedbackCount, "the bundle answers the feedback predicate as the store did")
         let stats = try StatsResult(harness.diag(["stats", bundle, "--style", "json", "--predicate-file", ScenarioHarness.predicateFile("feedback.predicate")] + variables))
         #expect(stats.events == fromBundle.count)
+
+        let report = try harness.diag([
+            "feedback", "--store", harness.storePath, "--output", output + "/report.tar.gz", "--title", "throttled export",
+            "--predicate-file", ScenarioHarness.predicateFile("feedback.predicate"),
+        ] + variables)
+        try #require(report.status == 0, "diag feedback: \(report.stderr)")
+        #expect(try harness.show([], source: output + "/report.tar.gz").count == feedbackCount, "the feedback bundle keeps what the predicate selects")
 
         let extracted = harness.directory.file("extracted").path
         try FileManager.default.createDirectory(atPath: extracted, withIntermediateDirectories: true)

@@ -2,6 +2,7 @@ import DiagCommandLine
 import DiagImport
 import DiagModel
 import DiagOutput
+import DiagQuery
 import DiagStore
 import Foundation
 
@@ -50,8 +51,8 @@ struct ImportCommand: ParsableCommand {
         let progress = ImportProgress(enabled: StandardStream.error.isTerminal)
         for file in files {
             do {
-                let reader = try file == "-" ? LogFileReader.standardInput(options: options) : LogFileReader(path: file, options: options)
-                try importFile(reader, into: logStore, tally: &tally, progress: progress)
+                let reader = try ThreadedFileReader(file == "-" ? .standardInput : .path(file), options: options)
+                try importFile(reader, name: file == "-" ? "<stdin>" : file, into: logStore, tally: &tally, progress: progress)
             } catch let error as ImportError {
                 progress.clear()
                 StandardStream.error.write("Error: \(error.description)\n")
@@ -73,31 +74,46 @@ struct ImportCommand: ParsableCommand {
         if tally.refused > 0 || tally.failedFiles > 0 { throw ExitCode.dataError }
     }
 
-    private func importFile(_ reader: LogFileReader, into logStore: LogStore, tally: inout ImportTally, progress: ImportProgress) throws {
+    /// Decoding runs on the reader's thread while this one inserts: the two overlap.
+    private func importFile(
+        _ reader: ThreadedFileReader, name: String, into logStore: LogStore, tally: inout ImportTally, progress: ImportProgress
+    ) throws {
         var batch: [LogRecord] = []
         batch.reserveCapacity(Self.batchSize)
         var fileRecords = 0
-        var fileRefused = 0
-        try reader.forEach(
-            record: { record in
-                batch.append(record)
-                if batch.count >= Self.batchSize {
-                    try logStore.append(batch)
-                    fileRecords += batch.count
-                    batch.removeAll(keepingCapacity: true)
-                    progress.update(file: reader.source, records: fileRecords)
-                }
-            },
-            issue: { issue in
+        // A read that fails part way keeps what came before it.
+        func nextBatch() throws -> [ThreadedFileReader.Item]? {
+            do {
+                return try reader.nextBatch()
+            } catch {
+                try logStore.append(batch)
+                tally.records += batch.count
                 progress.clear()
-                StandardStream.error.write("\(issue)\n")
-                fileRefused += 1
-            })
+                throw error
+            }
+        }
+        while let items = try nextBatch() {
+            for item in items {
+                switch item {
+                case .record(let record):
+                    batch.append(record)
+                case .issue(let issue):
+                    progress.clear()
+                    StandardStream.error.write("\(issue)\n")
+                    tally.refused += 1
+                }
+            }
+            if batch.count >= Self.batchSize {
+                try logStore.append(batch)
+                fileRecords += batch.count
+                tally.records += batch.count
+                batch.removeAll(keepingCapacity: true)
+                progress.update(file: name, records: fileRecords)
+            }
+        }
         try logStore.append(batch)
-        fileRecords += batch.count
+        tally.records += batch.count
         progress.clear()
-        tally.records += fileRecords
-        tally.refused += fileRefused
         tally.files += 1
     }
 }

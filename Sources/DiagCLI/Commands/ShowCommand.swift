@@ -112,21 +112,22 @@ struct ShowCommand: ParsableCommand {
         let sink = OutputSink.standardOutput()
         let printer = RecordPrinter(style: style, zone: zone, colored: color.enabled(isTerminal: sink.isTerminal), sink: sink)
         let query = LogQuery(selection: selection, condition: condition)
+        var refused = 0
         let options = ImportOptions(year: year, timeZone: zone.timeZone)
-        let results = try query.open(querySources, bundleOpener: SourceArguments.bundleOpener, options: options) { issue in
-            sink.flush()
-            StandardStream.error.write("\(issue)\n")
-        }
-        printer.begin()
         do {
+            let results = try query.open(querySources, bundleOpener: SourceArguments.bundleOpener, options: options) { issue in
+                sink.flush()
+                StandardStream.error.write("\(issue)\n")
+            }
+            printer.begin()
+            defer { printer.finish() }
             while let record = try results.next() { printer.write(record) }
-        } catch {
-            printer.finish()
-            throw error
+            refused = results.refusedCount
+        } catch let error as QueryError {
+            throw error.isBadInput ? InputError(error.message) as any Error : RuntimeError(error.message)
         }
-        printer.finish()
-        if results.refusedCount > 0 {
-            let count = results.refusedCount
+        if refused > 0 {
+            let count = refused
             StandardStream.error.write("diag show: \(count) line\(count == 1 ? " was" : "s were") refused (not records); \(printer.count) record\(printer.count == 1 ? "" : "s") shown\n")
             throw ExitCode.dataError
         }

@@ -12,9 +12,20 @@ public final class Statement {
 
     init(database: Database, sql: String) throws {
         var statement: OpaquePointer?
-        let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        var trailing = ""
+        let code = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(database.handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            if let tail { trailing = String(cString: tail) }
+            return code
+        }
         guard code == SQLITE_OK else { throw SQLiteError(connection: database.handle, code: code, sql: sql) }
         guard let statement else { throw SQLiteError(code: SQLITE_MISUSE, message: "no statement in the SQL text", sql: sql) }
+        // SQLite would silently ignore what follows the first statement: refuse it instead.
+        guard trailing.allSatisfy({ $0.isWhitespace || $0 == ";" }) else {
+            sqlite3_finalize(statement)
+            throw SQLiteError(code: SQLITE_MISUSE, message: "more than one statement; prepare takes one (use execute for several)", sql: sql)
+        }
         self.handle = statement
         self.sql = sql
         self.connection = database.handle

@@ -11,8 +11,8 @@ public struct ExpiryResult: Sendable, Hashable {
 extension LogStore {
     /// Removes whole chunks, oldest first: those whose newest record is older than `maxAge`
     /// (nanoseconds before `now`), then more until the store takes at most `maxTotalBytes`.
-    /// The chunk being written and chunks being sealed are never removed, so the size bound
-    /// is at least one chunk.
+    /// The chunk being written (here, or as the newest chunk by another process) and chunks
+    /// being sealed are never removed, so the size bound is at least one chunk.
     @discardableResult
     public func expire(maxTotalBytes: Int64? = nil, maxAge: Int64? = nil,
                        now: Int64 = Int64(Date().timeIntervalSince1970 * 1e9)) throws -> ExpiryResult {
@@ -23,7 +23,7 @@ extension LogStore {
             }
             if let writer = state.writer, let file = state.writerChunk { try refreshWriterSize(writer, file: file) }
             let removable = state.info.chunks
-                .filter { $0.file != state.writerChunk && !state.sealing.contains($0.file) }
+                .filter { !$0.mayBeAppendedTo(state) && !state.sealing.contains($0.file) }
                 .sorted { $0.sequence < $1.sequence }
             var doomed: Set<String> = []
             if let maxAge {

@@ -7,18 +7,26 @@ extension LogStore {
     func reconcile(chunkFiles: [String], forceSave: Bool) throws {
         var info = state.info
         var changed = forceSave
-        let present = Set(chunkFiles)
-        let listedBefore = info.chunks.count
-        info.chunks.removeAll { !present.contains($0.file) }
-        changed = changed || info.chunks.count != listedBefore
-        let listed = Set(info.chunks.map(\.file))
+        // The files under Persist/ decide which chunks exist: an entry naming no file there (a
+        // chunk expired by another process, or a hostile `../` path) is dropped, a duplicate
+        // entry counts once, and the sequence comes from the file name.
+        var entries: [String: ChunkInfo] = [:]
+        for chunk in info.chunks where entries[chunk.file] == nil { entries[chunk.file] = chunk }
         var unlisted: Set<String> = []
-        for file in chunkFiles where !listed.contains(file) {
+        var chunks: [ChunkInfo] = []
+        for file in chunkFiles {
             guard let sequence = ChunkInfo.sequence(fromFileName: file) else { continue }
-            info.chunks.append(ChunkInfo(file: file, sequence: sequence))
-            unlisted.insert(file)
+            if var entry = entries[file] {
+                entry.sequence = sequence
+                chunks.append(entry)
+            } else {
+                chunks.append(ChunkInfo(file: file, sequence: sequence))
+                unlisted.insert(file)
+            }
         }
-        info.chunks.sort { $0.sequence < $1.sequence }
+        chunks.sort { $0.sequence < $1.sequence }
+        changed = changed || chunks != info.chunks
+        info.chunks = chunks
 
         let olderStore = info.formatVersion < ChunkSchema.version
         for index in info.chunks.indices {
@@ -31,7 +39,8 @@ extension LogStore {
                     throw StoreError(.unsupportedVersion, path: path,
                                      reason: "chunk schema version \(version) is newer than this tool's (\(ChunkSchema.version))")
                 }
-                if version < ChunkSchema.version {
+                // Version 0 is a file with no table yet: a writer creating it now (readers skip it).
+                if version < ChunkSchema.version && !(version == 0 && options.readOnly) {
                     guard !options.readOnly else {
                         throw StoreError(.readOnly, path: path,
                                          reason: "chunk is at schema version \(version) and must be upgraded to \(ChunkSchema.version); open the store for writing once to migrate it")

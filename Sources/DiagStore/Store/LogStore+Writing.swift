@@ -45,7 +45,7 @@ extension LogStore {
     public func sealPendingChunks() throws -> Int {
         let pending: [ChunkInfo] = try lock.withLock {
             try requireWritable()
-            let chunks = state.info.chunks.filter { !$0.sealed && $0.file != state.writerChunk && !state.sealing.contains($0.file) }
+            let chunks = state.info.chunks.filter { !$0.sealed && !$0.mayBeAppendedTo(state) && !state.sealing.contains($0.file) }
             state.sealing.formUnion(chunks.map(\.file))
             return chunks
         }
@@ -73,7 +73,7 @@ extension LogStore {
         if let writer = state.writer, let file = state.writerChunk { return (writer, file) }
         if state.writerLock == nil { state.writerLock = try WriterLock(storeURL: url) }
         if let newest = state.info.chunks.last, !newest.sealed, newest.byteCount < options.chunkSizeLimit,
-           !state.sealing.contains(newest.file)
+           !state.sealing.contains(newest.file), !state.closed.contains(newest.file)
         {
             let writer = try ChunkWriter(path: chunkPath(newest.file))
             state.writer = writer
@@ -99,6 +99,7 @@ extension LogStore {
     private func closeWriterLocked() throws {
         if let writer = state.writer, let file = state.writerChunk {
             try refreshWriterSize(writer, file: file)
+            state.closed.insert(file)
         }
         state.writer = nil
         state.writerChunk = nil
@@ -108,5 +109,15 @@ extension LogStore {
     func refreshWriterSize(_ writer: ChunkWriter, file: String) throws {
         guard let index = state.info.chunks.firstIndex(where: { $0.file == file }) else { return }
         state.info.chunks[index].byteCount = max(try writer.logicalSize(), ChunkSealer.diskSize(of: writer.path))
+    }
+}
+
+extension ChunkInfo {
+    /// True for this value's open chunk, and for the newest chunk unless this value closed it:
+    /// another process (diagd, when this is `diag`) may be appending to it.
+    func mayBeAppendedTo(_ state: LogStore.State) -> Bool {
+        if file == state.writerChunk { return true }
+        guard !state.closed.contains(file), let newest = state.info.chunks.max(by: { $0.sequence < $1.sequence }) else { return false }
+        return newest.file == file
     }
 }

@@ -41,6 +41,8 @@ public final class LogStore: @unchecked Sendable {
         /// The lock that makes this value the store's only appender, once it has appended.
         var writerLock: WriterLock?
         var sealing: Set<String> = []
+        /// Chunks this value closed: never reopened for appends, even before they are sealed.
+        var closed: Set<String> = []
         var lastInfoSave = ContinuousClock.now
     }
 

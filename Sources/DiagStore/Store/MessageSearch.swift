@@ -1,9 +1,27 @@
 import Foundation
-/// The FTS5 query for message search needles against the trigram index (`message_search`).
+
+/// The SQL prefilters of message search needles (folded for case and diacritics): both keep
+/// every record whose folded message contains the needle, and the caller narrows them exactly.
 ///
-/// The index keeps no positions (`detail=none`), so a needle is looked up as all of its
-/// trigrams: a superset of the records that contain it, which the caller narrows exactly.
+/// With the trigram index (`message_search`): it keeps no positions (`detail=none`), so a needle
+/// is looked up as all of its trigrams. Without it: for an ASCII message the folding is ASCII
+/// lowercasing, which is SQLite's `lower()`, so `instr(lower(eventMessage), needle)` is exact;
+/// messages with other characters (or a NUL, where C string functions stop) are all kept.
 enum MessageSearch {
+    /// True when the index can serve the needle: 3 characters or more.
+    static func usesIndex(_ foldedNeedle: String) -> Bool {
+        foldedNeedle.unicodeScalars.count >= 3
+    }
+
+    static let scanCondition = "(instr(lower(eventMessage), ?) > 0 OR eventMessage GLOB ? OR instr(eventMessage, char(0)) > 0)"
+
+    /// Anything outside U+0001…U+007F.
+    private static let nonASCIIPattern = "*[^\u{1}-\u{7F}]*"
+
+    static func scanBindings(needle: String) -> [SQLValueConvertible?] {
+        [needle, nonASCIIPattern]
+    }
+
     /// `"abc" AND "bcd" AND …` over every needle of 3 characters or more (after folding); nil
     /// when none is.
     static func matchExpression(needles: [String]) -> String? {

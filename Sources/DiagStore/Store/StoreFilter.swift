@@ -13,9 +13,11 @@ public struct StoreFilter: Sendable, Hashable {
     public var whereSQL: String?
     public var bindings: [SQLValue]
     /// Needles that `eventMessage` must contain, each already folded with
-    /// `TextFolding.fold(_:caseInsensitive: true, diacriticInsensitive: true)`. Chunks with a
-    /// search index use them to skip records that cannot match: the result is a superset, and
-    /// the caller checks the exact condition. Needles under 3 characters prefilter nothing.
+    /// `TextFolding.fold(_:caseInsensitive: true, diacriticInsensitive: true)` (folded again here
+    /// in case). They skip records that cannot match: through the trigram index where a chunk
+    /// has one and the needle has 3 characters or more, else by an SQL scan exact for ASCII
+    /// messages that keeps every non-ASCII one. The result is a superset: the caller checks
+    /// the exact condition.
     public var messageSearch: [String]
     /// At most this many records (the first in timestamp order).
     public var limit: Int?
@@ -59,9 +61,15 @@ struct ChunkCondition {
             clauses.append("(\(whereSQL))")
             values.append(contentsOf: filter.bindings.map { $0 as SQLValueConvertible })
         }
-        if searchIndex, let match = MessageSearch.matchExpression(needles: filter.messageSearch) {
+        let folded = filter.messageSearch.map(MessageSearchIndex.fold).filter { !$0.isEmpty }
+        let indexed = searchIndex ? folded.filter(MessageSearch.usesIndex) : []
+        if let match = MessageSearch.matchExpression(needles: indexed) {
             clauses.append("id IN (SELECT rowid FROM \(ChunkSchema.searchTable) WHERE \(ChunkSchema.searchTable) MATCH ?)")
             values.append(match)
+        }
+        for needle in folded where !indexed.contains(needle) {
+            clauses.append(MessageSearch.scanCondition)
+            values.append(contentsOf: MessageSearch.scanBindings(needle: needle))
         }
         sql = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
         bindings = values

@@ -62,6 +62,12 @@ public final class MessageServer {
 
 /// Sends requests to a component's socket.
 public enum MessageClient {
+    /// True when something accepts connections on the Unix socket at `path` (diagd, before a run).
+    public static func canConnect(to path: String) -> Bool {
+        guard let socket = try? UnixSocket.stream() else { return false }
+        return (try? UnixSocket.withAddress(path) { connect(socket.descriptor, $0, $1) }) == 0
+    }
+
     /// Sends `request` and returns the reply; waits up to `connectTimeout` seconds for the
     /// component to come up. A reply carrying `error` is thrown as a `DemoError`.
     public static func send(_ request: DemoMessage, to path: String, connectTimeout: Double = 10) throws -> DemoMessage {

@@ -60,6 +60,17 @@ public struct WorkLayout: Sendable {
         root.appendingPathComponent("push", isDirectory: true).appendingPathComponent(device, isDirectory: true)
     }
 
+    /// `path` if it lies inside the devices' folders (after resolving `..` and symbolic links);
+    /// the services read and write device files only there.
+    public func deviceFile(_ path: String) throws -> URL {
+        let devices = root.appendingPathComponent("devices", isDirectory: true).resolvingSymlinksInPath().path + "/"
+        let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+        guard resolved.path.hasPrefix(devices) else {
+            throw DemoError("'\(path)' is outside the devices' folders (\(devices)); refused")
+        }
+        return resolved
+    }
+
     /// Creates every shared folder.
     public func create() throws {
         for folder in [socketsFolder, serverFolder, root.appendingPathComponent("devices"), root.appendingPathComponent("push")] {

@@ -7,8 +7,8 @@ struct NotifierCommand: ParsableCommand {
         commandName: "notifier",
         abstract: "Deliver push notifications for the container's topic (the sample's apsd).",
         discussion: """
-            Listens on <work>/sockets/notifier.sock. 'register' subscribes a device to a topic;
-            'push' delivers a notification to every other device subscribed to the topic, as a
+            Listens on <work>/sockets/notifier.sock. 'register' subscribes a device to a topic; \
+            'push' delivers a notification to every other device subscribed to the topic, as a \
             file in <work>/push/<device>/; 'shutdown' stops.
             """)
 

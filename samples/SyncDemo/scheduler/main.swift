@@ -7,9 +7,9 @@ struct SchedulerCommand: ParsableCommand {
         commandName: "scheduler",
         abstract: "Decide when background sync activities may run (the sample's dasd).",
         discussion: """
-            Listens on <work>/sockets/scheduler.sock. A 'submit' asks to run an activity
-            (com.example.sync.activity.export.<store UUID>, …): the scheduler scores it from the
-            system's load and how long it has waited, and answers run (with the activity's ID)
+            Listens on <work>/sockets/scheduler.sock. A 'submit' asks to run an activity \
+            (com.example.sync.activity.export.<store UUID>, …): the scheduler scores it from the \
+            system's load and how long it has waited, and answers run (with the activity's ID) \
             or defer (with a retry delay). 'complete' reports how it went; 'shutdown' stops.
             """)
 

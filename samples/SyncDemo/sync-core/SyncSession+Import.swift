@@ -63,6 +63,7 @@ extension SyncSession {
 
     private func downloadAndSave(budgetMilliseconds: Int) throws {
         let inbox = layout.deviceFolder(device).appendingPathComponent("inbox", isDirectory: true)
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
         let request = DemoMessage("download", activityID: Activity.current?.identifier, values: [
             "store": store.identifier, "destination": inbox.path,
         ])

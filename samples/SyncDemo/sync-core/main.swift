@@ -12,11 +12,11 @@ struct SyncCoreCommand: ParsableCommand {
         commandName: "sync-core",
         abstract: "Keep a device's persistent store and sync it through the other components.",
         discussion: """
-            Opens (or creates) <work>/devices/<device>/SyncDemo-<device>.sqlite in WAL mode.
-            export: fills an empty store with generated posts and attachments, asks the scheduler
-            to run the export activity, uploads batches through the transport and commits them.
-            import: subscribes to the container's push topic, waits for a push (or polls after
-            --push-timeout), asks the scheduler to run the import activity and imports the batches.
+            Opens (or creates) <work>/devices/<device>/SyncDemo-<device>.sqlite in WAL mode. \
+            export: fills an empty store with generated posts and attachments, asks the scheduler \
+            to run the export activity, uploads batches through the transport and commits them. \
+            import: subscribes to the container's push topic, waits for a push (or polls after \
+            --push-timeout), asks the scheduler to run the import activity and imports the batches. \
             Prints STORE_ID=, STORE_FILE=, POSTS=, ATTACHMENTS= (and ACTIVITY=) on stdout.
             """)
 

@@ -1,3 +1,4 @@
+import DiagClient
 import DiagCommandLine
 import Foundation
 import SyncDemoKit
@@ -9,10 +10,10 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run an export on device A and an import on an empty device B, with an optional fault.",
         discussion: """
-            The components log to diagd ($DIAG_SOCKET). Each run starts from an empty scenario:
-            the sockets/, server/, push/ and devices/ folders under --work are recreated.
-            Prints KEY=value lines on stdout: STORE_ID and STORE_FILE (device A), IMPORT_STORE_ID
-            and IMPORT_STORE_FILE (device B), CONTAINER, TOPIC, EXPORT_ACTIVITY, IMPORT_ACTIVITY,
+            The components log to diagd ($DIAG_SOCKET). Each run starts from an empty scenario: \
+            the sockets/, server/, push/ and devices/ folders under --work are recreated. \
+            Prints KEY=value lines on stdout: STORE_ID and STORE_FILE (device A), IMPORT_STORE_ID \
+            and IMPORT_STORE_FILE (device B), CONTAINER, TOPIC, EXPORT_ACTIVITY, IMPORT_ACTIVITY, \
             FAULT, and the posts and attachments each store holds.
             """)
 
@@ -34,6 +35,10 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        let daemon = DefaultSocket.path()
+        guard MessageClient.canConnect(to: daemon) else {
+            throw RuntimeError("no diagd accepts connections at \(daemon); start diagd first, or set DIAG_SOCKET to its socket")
+        }
         let layout = WorkLayout(path: work)
         try ScenarioFolders.reset(layout)
         let launcher = ComponentLauncher(binFolder: bin.map { URL(fileURLWithPath: $0) } ?? ComponentLauncher.ownFolder(), layout: layout)

@@ -46,7 +46,7 @@ final class RecordTransport {
     }
 
     private func upload(_ request: DemoMessage) throws -> DemoMessage {
-        let source = URL(fileURLWithPath: try request.require("batch"))
+        let source = try layout.deviceFile(try request.require("batch"))
         let attempt = try request.requireInt("attempt")
         let batch = try RecordBatch.read(from: source)
         if let wait = rateLimiter.admit() {
@@ -94,7 +94,7 @@ final class RecordTransport {
 
     private func download(_ request: DemoMessage) throws -> DemoMessage {
         let ownStore = try request.require("store")
-        let destination = URL(fileURLWithPath: try request.require("destination"), isDirectory: true)
+        let destination = try layout.deviceFile(try request.require("destination"))
         try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
         var files: [String] = []
         for marker in commits() where marker.store != ownStore {

@@ -7,9 +7,9 @@ struct TransportCommand: ParsableCommand {
         commandName: "transport",
         abstract: "Upload and download record batches for the container (the sample's cloudd).",
         discussion: """
-            Listens on <work>/sockets/transport.sock and keeps the container's "server" in
-            <work>/server/<container>/: 'upload' stores a batch (throttled past its request rate),
-            'commit' ends an export and asks the notifier to push, 'status' lists committed
+            Listens on <work>/sockets/transport.sock and keeps the container's "server" in \
+            <work>/server/<container>/: 'upload' stores a batch (throttled past its request rate), \
+            'commit' ends an export and asks the notifier to push, 'status' lists committed \
             exports, 'download' copies another store's batches to a device, 'shutdown' stops.
             """)
 

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Writes `summaries/stats.json`, `summaries/errors.txt` and `report.html` from the staged
+/// snapshot on a thread of its own, while the collecting thread archives the snapshot.
+final class SummaryJob: @unchecked Sendable {
+    // Safe: the inputs are immutable; `outcome` is written once by the job's thread and read by
+    // `wait()` only after `done` is signalled, under `condition`.
+    private let storeFolder: URL
+    private let root: URL
+    private let hostName: String
+    private let manifest: BundleManifest
+    private let notes: String?
+    private let condition = NSCondition()
+    private var outcome: Result<BundleStatistics, any Error>?
+
+    init(storeFolder: URL, root: URL, hostName: String, manifest: BundleManifest, notes: String?) {
+        self.storeFolder = storeFolder
+        self.root = root
+        self.hostName = hostName
+        self.manifest = manifest
+        self.notes = notes
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            let result = Result { try summarise() }
+            condition.withLock {
+                outcome = result
+                condition.broadcast()
+            }
+        }
+        thread.start()
+    }
+
+    /// Blocks until the summaries are written; returns the counts or the job's error.
+    func wait() throws -> BundleStatistics {
+        let result = condition.withLock {
+            while outcome == nil { condition.wait() }
+            return outcome!
+        }
+        return try result.get()
+    }
+
+    private func summarise() throws -> BundleStatistics {
+        let statistics = try BundleStatistics.count(storeDirectory: storeFolder)
+        let summaries = root.appendingPathComponent(BundleLayout.summaries, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: summaries, withIntermediateDirectories: true)
+            try statistics.jsonData().write(to: root.appendingPathComponent(BundleLayout.stats))
+        } catch {
+            throw BundleError.failure("cannot write \(BundleLayout.stats): \(error.localizedDescription)")
+        }
+        let errors = try ErrorDigest.write(storeDirectory: storeFolder, to: root.appendingPathComponent(BundleLayout.errors), hostName: hostName)
+        let report = ReportPage(manifest: manifest, statistics: statistics, errors: errors, notes: notes)
+        do {
+            try Data(report.html().utf8).write(to: root.appendingPathComponent(BundleLayout.report))
+        } catch {
+            throw BundleError.failure("cannot write \(BundleLayout.report): \(error.localizedDescription)")
+        }
+        return statistics
+    }
+}

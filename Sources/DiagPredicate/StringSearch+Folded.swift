@@ -1,0 +1,80 @@
+/// Case- and diacritic-insensitive matching against a needle folded once at parse time.
+///
+/// ASCII text has no diacritics and folds to its lowercase, so it is compared in place, byte by
+/// byte, without building a folded copy: nearly every log message takes this path.
+extension StringSearch {
+    static func foldedMatch(_ text: String, _ needle: String, _ op: ComparisonOperator, _ folding: Folding) -> Bool {
+        var text = text, needle = needle
+        let asciiResult = text.withUTF8 { haystack -> Bool? in
+            guard isASCII(haystack) else { return nil }
+            return needle.withUTF8 { needle in
+                asciiMatch(haystack, needle, op, lowercasing: folding.caseInsensitive)
+            }
+        }
+        if let asciiResult { return asciiResult }
+        let folded = folding.apply(text)
+        switch op {
+        case .equal: return equal(folded, needle)
+        case .notEqual: return !equal(folded, needle)
+        case .contains: return contains(folded, needle)
+        case .beginsWith: return hasPrefix(folded, needle)
+        case .endsWith: return hasSuffix(folded, needle)
+        default: return false
+        }
+    }
+
+    /// Eight bytes at a time: log lines are long and almost always ASCII.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 <= bytes.count {
+            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
+    }
+
+    @inline(__always)
+    private static func lower(_ byte: UInt8, _ lowercasing: Bool) -> UInt8 {
+        lowercasing && byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+    }
+
+    private static func asciiMatch(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, _ op: ComparisonOperator, lowercasing: Bool) -> Bool {
+        func matchesAt(_ start: Int) -> Bool {
+            for offset in 0..<needle.count where lower(haystack[start + offset], lowercasing) != needle[offset] { return false }
+            return true
+        }
+        switch op {
+        case .equal: return haystack.count == needle.count && matchesAt(0)
+        case .notEqual: return !(haystack.count == needle.count && matchesAt(0))
+        case .beginsWith: return !needle.isEmpty && needle.count <= haystack.count && matchesAt(0)
+        case .endsWith: return !needle.isEmpty && needle.count <= haystack.count && matchesAt(haystack.count - needle.count)
+        case .contains: return asciiContains(haystack, needle, lowercasing: lowercasing)
+        default: return false
+        }
+    }
+
+    /// Whether `needle` occurs in `haystack`, comparing the haystack's ASCII letters lowered
+    /// when `lowercasing`; bytes at or above 0x80 compare as they are.
+    static func asciiContains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowercasing: Bool) -> Bool {
+        guard let first = needle.first, needle.count <= haystack.count else { return false }
+        var start = 0
+        let last = haystack.count - needle.count
+        outer: while start <= last {
+            if lower(haystack[start], lowercasing) == first {
+                for offset in 1..<needle.count where lower(haystack[start + offset], lowercasing) != needle[offset] {
+                    start += 1
+                    continue outer
+                }
+                return true
+            }
+            start += 1
+        }
+        return false
+    }
+}
