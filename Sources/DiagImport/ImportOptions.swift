@@ -3,8 +3,9 @@ import Foundation
 /// How to read a log file.
 public struct ImportOptions: Sendable {
     /// The year for formats whose lines carry none (syslog, logcat). Nil: the year the file was
-    /// last modified, or the current year for standard input and bytes. A line whose month is
-    /// before the previous line's by more than six months starts the next year (Dec → Jan).
+    /// last modified (the current year for standard input and bytes), or the year before when the
+    /// first line would come more than a day after that time. A line whose month is before the
+    /// previous line's by more than six months starts the next year (Dec → Jan).
     public var year: Int?
     /// The format; nil detects it from the first non-blank line.
     public var format: ImportFormat?

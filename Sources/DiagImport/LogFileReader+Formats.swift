@@ -61,7 +61,7 @@ extension LogFileReader {
     }
 
     func readSyslog(record: (LogRecord) throws -> Void, issue: (ImportIssue) throws -> Void) throws {
-        var parser = SyslogLineParser(calendar: WallClock(year: year, timeZone: options.timeZone))
+        var parser = SyslogLineParser(calendar: WallClock(year: year, timeZone: options.timeZone, notAfter: latestTime))
         var lines = LineReader(stream: stream, maxLineLength: options.maxLineLength)
         // A record is held until the next line shows whether continuation lines follow it.
         var pending: LogRecord?
@@ -92,7 +92,7 @@ extension LogFileReader {
     }
 
     func readLogcat(record: (LogRecord) throws -> Void, issue: (ImportIssue) throws -> Void) throws {
-        var parser = LogcatLineParser(calendar: WallClock(year: year, timeZone: options.timeZone))
+        var parser = LogcatLineParser(calendar: WallClock(year: year, timeZone: options.timeZone, notAfter: latestTime))
         var lines = LineReader(stream: stream, maxLineLength: options.maxLineLength)
         while let (number, line) = try lines.next() {
             guard case .text(let bytes) = line else {

@@ -20,20 +20,22 @@ public final class LogFileReader {
     public let source: String
     let options: ImportOptions
     let year: Int
+    /// When the year was guessed: the file's modification time (or now), which lines should not pass.
+    let latestTime: Int64?
     let stream: ByteStream
 
     /// Opens a file. Without `options.year`, syslog and logcat times are read in the year the
-    /// file was last modified.
+    /// file was last modified, or the year before for lines that would come after that time.
     public convenience init(path: String, options: ImportOptions = ImportOptions()) throws(ImportError) {
         let stream = try ByteStream(path: path)
         var info = stat()
         let modified = stat(path, &info) == 0 ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)) : Date()
-        try self.init(stream: stream, options: options, defaultYear: Self.year(of: modified, in: options.timeZone))
+        try self.init(stream: stream, options: options, guessedFrom: modified)
     }
 
     /// Reads bytes in memory (tests, data already received); `name` is what issues call the file.
     public convenience init(bytes: [UInt8], name: String = "<bytes>", options: ImportOptions = ImportOptions()) throws(ImportError) {
-        try self.init(stream: ByteStream(bytes: bytes, name: name), options: options, defaultYear: Self.year(of: Date(), in: options.timeZone))
+        try self.init(stream: ByteStream(bytes: bytes, name: name), options: options, guessedFrom: Date())
     }
 
     /// Reads standard input (`diag import -`), leaving it open.
@@ -44,14 +46,16 @@ public final class LogFileReader {
     /// Reads an open descriptor (a pipe, a socket, standard input) to its end, leaving it open;
     /// the caller keeps it open while the reader lives. Without `options.year`, the current year.
     public convenience init(fileDescriptor: Int32, name: String, options: ImportOptions = ImportOptions()) throws(ImportError) {
-        try self.init(stream: ByteStream(descriptor: fileDescriptor, name: name), options: options, defaultYear: Self.year(of: Date(), in: options.timeZone))
+        try self.init(stream: ByteStream(descriptor: fileDescriptor, name: name), options: options, guessedFrom: Date())
     }
 
-    private init(stream: ByteStream, options: ImportOptions, defaultYear: Int) throws(ImportError) {
+    /// `guessedFrom`: the time whose year is used when the options give none.
+    private init(stream: ByteStream, options: ImportOptions, guessedFrom: Date) throws(ImportError) {
         self.stream = stream
         self.options = options
         source = stream.name
-        year = options.year ?? defaultYear
+        year = options.year ?? Self.year(of: guessedFrom, in: options.timeZone)
+        latestTime = options.year == nil ? Int64(guessedFrom.timeIntervalSince1970) * Timestamp.nanosecondsPerSecond : nil
         if let format = options.format {
             self.format = format
         } else {

@@ -27,16 +27,7 @@ final class ChunkedRecordStore: RecordStore {
         self.report = report
     }
 
-    func append(_ batches: [[LogRecord]]) throws {
-        if batches.count == 1 {
-            try store.append(batches[0])
-            return
-        }
-        // One Array: `LogStore.append` is generic and runs unspecialized here, where iterating
-        // a `joined()` view costs more per record than this copy.
-        var records: [LogRecord] = []
-        records.reserveCapacity(batches.reduce(0) { $0 + $1.count })
-        for batch in batches { records.append(contentsOf: batch) }
+    func append(_ records: [LogRecord]) throws {
         try store.append(records)
     }
 

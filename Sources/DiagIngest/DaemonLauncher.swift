@@ -1,43 +1,54 @@
 import DiagModel
 import Foundation
 import Glibc
+import Synchronization
 
 /// Runs diagd in the foreground: takes the store, binds the socket, stops cleanly on SIGTERM or
 /// SIGINT (everything queued is committed, exit 0). Returns the exit status.
 public enum DaemonLauncher {
     public static func run(options: DaemonOptions) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        // Signal handling is in place before the socket exists, so that no client (nor systemd)
+        // can send SIGTERM while it is not: the default action is ignored and the sources set
+        // the stop request, which `run` checks.
+        let stopRequest = StopRequest()
+        let sources = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stopRequest.request() }
+            source.resume()
+            return source
+        }
+        defer { sources.forEach { $0.cancel() } }
         let server: IngestServer
         do {
             try FileManager.default.createDirectory(atPath: options.storeDirectory, withIntermediateDirectories: true)
-            server = try IngestServer(options: options)
+            server = try IngestServer(options: options, stopRequest: stopRequest)
         } catch {
             FileHandle.standardError.write(Data("diagd: error: \(error)\n".utf8))
             return 1
         }
-        // The default action is ignored so that a signal reaching any thread only wakes the
-        // sources; `run` then commits what is queued and returns.
-        let sources = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { server.stop() }
-            source.resume()
-            return source
-        }
         server.run()
-        sources.forEach { $0.cancel() }
         return 0
     }
 }
 
+/// Set once to ask the server to stop; read by its accept loop.
+public final class StopRequest: Sendable {
+    private let flag = Atomic<Bool>(false)
+    public init() {}
+    public func request() { flag.store(true, ordering: .relaxed) }
+    public var isRequested: Bool { flag.load(ordering: .relaxed) }
+}
+
 extension IngestServer {
     /// Opens (or creates) the store in `options.storeDirectory` and prepares to listen.
-    public convenience init(options: DaemonOptions) throws {
+    public convenience init(options: DaemonOptions, stopRequest: StopRequest = StopRequest()) throws {
         // The store is opened after the lock is taken, inside the designated initializer.
         try self.init(options: options, openStore: { report in
             try ChunkedRecordStore(
                 directory: options.storeDirectory, chunkSize: options.chunkSize, maximumSize: options.effectiveMaximumSize(),
                 maximumAge: options.maximumAge, report: report)
-        }, makeStreamFilter: StreamFilters.make)
+        }, makeStreamFilter: StreamFilters.make, stopRequest: stopRequest)
     }
 }

@@ -12,7 +12,7 @@ public final class IngestServer: Sendable {
     private let lock: Mutex<StoreLockHolder>
     private let socketPath: String
     private let listener: Mutex<ListenerHolder>
-    private let stopping = Atomic<Bool>(false)
+    private let stopRequest: StopRequest
     private let serials = Atomic<Int>(0)
 
     /// Takes the store's lock, opens the store, and binds the socket; throws with a clear
@@ -20,9 +20,11 @@ public final class IngestServer: Sendable {
     init(
         options: DaemonOptions,
         openStore: (@escaping @Sendable (MessageType, String) -> Void) throws -> any RecordStore,
-        makeStreamFilter: @escaping @Sendable (String?) throws -> (@Sendable (LogRecord) -> Bool)?
+        makeStreamFilter: @escaping @Sendable (String?) throws -> (@Sendable (LogRecord) -> Bool)?,
+        stopRequest: StopRequest
     ) throws {
         self.options = options
+        self.stopRequest = stopRequest
         // The lock comes first: a second daemon must not even open the store.
         let storeLock = try StoreLock(storeDirectory: options.storeDirectory)
         let levels = try LevelConfiguration(storeDirectory: options.storeDirectory)
@@ -48,7 +50,7 @@ public final class IngestServer: Sendable {
         context.log.log(.default, "diagd \(getpid()) accepting on \(socketPath), store \(options.storeDirectory)", category: "lifecycle")
         onReady()
         SystemdNotifier.notify("READY=1\nSTATUS=accepting on \(socketPath)")
-        while !stopping.load(ordering: .relaxed) {
+        while !stopRequest.isRequested {
             guard let client = listener.withLock({ $0.socket?.accept(timeoutMilliseconds: 200) }) else { continue }
             accept(client)
         }
@@ -63,7 +65,7 @@ public final class IngestServer: Sendable {
 
     /// Asks `run` to finish; safe from any thread.
     public func stop() {
-        stopping.store(true, ordering: .relaxed)
+        stopRequest.request()
     }
 
     private func accept(_ descriptor: Int32) {

@@ -3,24 +3,39 @@ import Foundation
 
 /// The bounded hand-off from the connection threads to the single writer thread.
 ///
-/// Capacity counts records: a full queue blocks `push`, so the connection stops reading and the
-/// client's writes block in turn (back-pressure) instead of the daemon's memory growing.
+/// Connection threads append their records to one contiguous array, so the writer takes a whole
+/// transaction's worth by swapping arrays, and the copying happens on the many connection
+/// threads rather than on the one writer. Capacity counts records: a full queue blocks `push`,
+/// so the connection stops reading and the client's writes block in turn (back-pressure)
+/// instead of the daemon's memory growing.
 final class RecordQueue: @unchecked Sendable {
     // Safe: every field is read and written with `condition` locked.
-    enum Item {
-        case records([LogRecord])
-        /// Answered once every record queued before it is committed.
-        case sync(Connection, JSONValue)
+
+    /// A `sync` waiting for the records before it: `position` counts every record ever queued.
+    struct PendingSync {
+        let position: Int
+        let connection: Connection
+        let id: JSONValue
+    }
+
+    /// What the writer takes at once: records for one transaction, then the syncs they cover.
+    struct Drain {
+        var records: [LogRecord]
+        var syncs: [PendingSync]
     }
 
     let capacity: Int
     private let condition = NSCondition()
-    private var items: [Item] = []
-    private var queuedRecords = 0
+    private var pending: [LogRecord] = []
+    /// An emptied array handed back by the writer, swapped in to keep its capacity.
+    private var spare: [LogRecord] = []
+    private var syncs: [PendingSync] = []
+    private var queuedTotal = 0
     private var closed = false
 
     init(capacity: Int) {
         self.capacity = capacity
+        pending.reserveCapacity(min(capacity, 1 << 16))
     }
 
     /// Queues records, waiting while the queue is full. Returns false once the queue is closed.
@@ -29,58 +44,60 @@ final class RecordQueue: @unchecked Sendable {
         guard !records.isEmpty else { return true }
         condition.lock()
         defer { condition.unlock() }
-        while queuedRecords >= capacity && !closed { condition.wait() }
+        while pending.count >= capacity && !closed { condition.wait() }
         guard !closed else { return false }
-        items.append(.records(records))
-        queuedRecords += records.count
+        pending.append(contentsOf: records)
+        queuedTotal += records.count
         condition.broadcast()
         return true
     }
 
-    /// Queues records only if there is room now: for the daemon's own diagnostics, which must never block.
+    /// Queues a record only if there is room now: for the daemon's own diagnostics, which must never block.
     func offer(_ record: LogRecord) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        guard !closed, queuedRecords < capacity else { return false }
-        items.append(.records([record]))
-        queuedRecords += 1
+        guard !closed, pending.count < capacity else { return false }
+        pending.append(record)
+        queuedTotal += 1
         condition.broadcast()
         return true
     }
 
+    /// Queues a sync; it is answered once every record queued before it is committed.
     @discardableResult
     func pushSync(_ connection: Connection, id: JSONValue) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard !closed else { return false }
-        items.append(.sync(connection, id))
+        syncs.append(PendingSync(position: queuedTotal, connection: connection, id: id))
         condition.broadcast()
         return true
     }
 
-    /// Takes everything queued, up to about `maximumRecords`, waiting for at least one item.
+    /// Takes every queued record and sync, waiting up to `waitSeconds` for one.
     /// Returns nil when the queue is closed and empty.
-    func take(maximumRecords: Int, waitSeconds: Double) -> [Item]? {
+    func take(waitSeconds: Double) -> Drain? {
         condition.lock()
         defer { condition.unlock() }
-        if items.isEmpty && !closed {
+        if pending.isEmpty && syncs.isEmpty && !closed {
             _ = condition.wait(until: Date(timeIntervalSinceNow: waitSeconds))
         }
-        if items.isEmpty { return closed ? nil : [] }
-        var taken = 0
-        var count = 0
-        for item in items {
-            if case .records(let records) = item {
-                if taken > 0 && taken + records.count > maximumRecords { break }
-                taken += records.count
-            }
-            count += 1
-        }
-        let batch = Array(items[0..<count])
-        items.removeFirst(count)
-        queuedRecords -= taken
+        if pending.isEmpty && syncs.isEmpty { return closed ? nil : Drain(records: [], syncs: []) }
+        var records = spare
+        swap(&records, &pending)
+        spare = []
+        let drain = Drain(records: records, syncs: syncs)
+        syncs = []
         condition.broadcast()
-        return batch
+        return drain
+    }
+
+    /// Gives back a committed array so its storage is reused.
+    func recycle(_ records: inout [LogRecord]) {
+        records.removeAll(keepingCapacity: true)
+        condition.lock()
+        if spare.capacity < records.capacity { swap(&spare, &records) }
+        condition.unlock()
     }
 
     /// Stops accepting; the writer drains what is left, then `take` returns nil.

@@ -2,8 +2,8 @@ import DiagModel
 import Foundation
 import Synchronization
 
-/// The single thread that writes: it drains the queue, commits each drain in one transaction,
-/// then answers the `sync` requests of that drain.
+/// The single thread that writes: it takes everything queued, commits it in one transaction,
+/// then answers the `sync` requests it covers.
 ///
 /// When a commit fails (a full disk, most often) the batch is kept and retried; meanwhile the
 /// connections refuse new records with an error reply, and resume once a retry succeeds.
@@ -16,20 +16,18 @@ final class StoreWriterThread: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     private let finished = NSCondition()
     private var done = false
-    let maximumBatch: Int
     let retryInterval: Double
     let maintenanceInterval: Double
     /// Called with each problem the writer meets, for the daemon's own log.
     let report: @Sendable (MessageType, String) -> Void
 
     init(
-        store: any RecordStore, queue: RecordQueue, counters: IngestCounters, maximumBatch: Int = 20_000,
+        store: any RecordStore, queue: RecordQueue, counters: IngestCounters,
         retryInterval: Double = 0.5, maintenanceInterval: Double = 1, report: @escaping @Sendable (MessageType, String) -> Void
     ) {
         self.store = store
         self.queue = queue
         self.counters = counters
-        self.maximumBatch = maximumBatch
         self.retryInterval = retryInterval
         self.maintenanceInterval = maintenanceInterval
         self.report = report
@@ -60,20 +58,13 @@ final class StoreWriterThread: @unchecked Sendable {
     private func run() {
         var lastMaintenance = Date()
         var lastRecords = Date()
-        while let items = queue.take(maximumRecords: maximumBatch, waitSeconds: maintenanceInterval) {
-            var batches: [[LogRecord]] = []
-            var syncs: [(Connection, JSONValue)] = []
-            for item in items {
-                switch item {
-                case .records(let batch): batches.append(batch)
-                case .sync(let connection, let id): syncs.append((connection, id))
-                }
-            }
-            if !batches.isEmpty {
-                commit(batches)
+        while var drain = queue.take(waitSeconds: maintenanceInterval) {
+            if !drain.records.isEmpty {
+                commit(drain.records)
                 lastRecords = Date()
+                queue.recycle(&drain.records)
             }
-            for (connection, id) in syncs { connection.send(.object(["synced": id])) }
+            for sync in drain.syncs { sync.connection.send(.object(["synced": sync.id])) }
             if Date().timeIntervalSince(lastMaintenance) >= maintenanceInterval {
                 lastMaintenance = Date()
                 maintain(idle: Date().timeIntervalSince(lastRecords) >= maintenanceInterval)
@@ -88,11 +79,11 @@ final class StoreWriterThread: @unchecked Sendable {
     }
 
     /// Commits, retrying while the store refuses; never drops the batch while the daemon runs.
-    private func commit(_ batches: [[LogRecord]]) {
-        let count = batches.reduce(0) { $0 + $1.count }
+    private func commit(_ records: [LogRecord]) {
+        let count = records.count
         while true {
             do {
-                try store.append(batches)
+                try store.append(records)
                 counters.add(counters.persisted, count)
                 counters.add(counters.transactions)
                 if let previous = failure.withLock({ state -> String? in defer { state = nil }; return state }) {

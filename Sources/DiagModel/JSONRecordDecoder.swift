@@ -72,7 +72,9 @@ extension UnsafeBufferPointer<UInt8> {
 /// Collects the fields of one record as they come, in any order; `finish` checks what is required.
 struct LogRecordDecoder {
     private var record = LogRecord(timestamp: 0, eventMessage: "")
-    private var timestamp: Int64?
+    /// Read only in `finish`, and only when `timestampNanoseconds` is absent: parsing the
+    /// formatted time of every record of our own NDJSON would be wasted work.
+    private var timestamp: JSONValue?
     private var exactTimestamp: Int64?
     private var eventMessage: String?
     private var message: String?
@@ -82,7 +84,7 @@ struct LogRecordDecoder {
     mutating func take(_ field: LogRecordField, _ value: JSONValue) throws(LogRecordDecodingError) {
         if case .null = value { return }
         switch field {
-        case .timestamp: timestamp = try Self.timestamp(value)
+        case .timestamp: timestamp = value
         case .timestampNanoseconds: exactTimestamp = try Self.integer(value, "timestampNanoseconds")
         case .messageType: record.messageType = try Self.messageType(value)
         case .eventType: record.eventType = try Self.eventType(value)
@@ -115,7 +117,9 @@ struct LogRecordDecoder {
     }
 
     consuming func finish(defaultTimestamp: Int64?) throws(LogRecordDecodingError) -> LogRecord {
-        guard let resolvedTimestamp = exactTimestamp ?? timestamp ?? defaultTimestamp else {
+        var formattedTimestamp: Int64?
+        if exactTimestamp == nil, let timestamp { formattedTimestamp = try Self.timestamp(timestamp) }
+        guard let resolvedTimestamp = exactTimestamp ?? formattedTimestamp ?? defaultTimestamp else {
             throw LogRecordDecodingError(field: "timestamp", refused: nil, accepted: Self.acceptedTimestamps)
         }
         // A fixed order, so that a record naming its message twice reads the same every time.

@@ -15,10 +15,19 @@ extension LogRecord {
     /// what is accepted.
     public init(json object: [String: JSONValue], defaultTimestamp: Int64? = nil) throws(LogRecordDecodingError) {
         var decoder = LogRecordDecoder()
+        // Dictionary order changes from run to run: of several bad fields, the one reported is
+        // the first in the record's field order, so the same input gets the same message.
+        var failure: (rank: Int, error: LogRecordDecodingError)?
         for (key, value) in object {
             guard let field = LogRecordField.byName[key] else { continue }
-            try decoder.take(field, value)
+            do throws(LogRecordDecodingError) {
+                try decoder.take(field, value)
+            } catch {
+                let rank = LogRecordField.allCases.firstIndex(of: field) ?? 0
+                if failure.map({ rank < $0.rank }) ?? true { failure = (rank, error) }
+            }
         }
+        if let failure { throw failure.error }
         self = try decoder.finish(defaultTimestamp: defaultTimestamp)
     }
 }

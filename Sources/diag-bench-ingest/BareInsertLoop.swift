@@ -1,6 +1,7 @@
 import DiagModel
 import DiagStore
 import Foundation
+import Glibc
 
 /// The reference: the same records inserted with SQLite alone (prepared INSERT into the chunk
 /// schema, WAL, synchronous=NORMAL, one transaction per batch), no socket, no JSON.
@@ -22,8 +23,9 @@ enum BareInsertLoop {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    /// Inserts `records` into a new database at `path`; returns the seconds taken.
-    static func run(records: [LogRecord], path: String, batch: Int) throws -> Double {
+    /// Inserts `records` into a new database at `path`; returns the seconds taken and the CPU
+    /// seconds the process spent on it.
+    static func run(records: [LogRecord], path: String, batch: Int) throws -> (seconds: Double, cpu: Double) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let database = try Database(path: path)
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
@@ -31,6 +33,7 @@ enum BareInsertLoop {
         let statement = try database.prepare(insert)
         let process = "bench", image = "/usr/bin/bench"
         let started = Date()
+        let cpuStarted = ProcessCPU.seconds()
         var index = 0
         while index < records.count {
             let end = min(index + batch, records.count)
@@ -70,6 +73,16 @@ enum BareInsertLoop {
             }
             index = end
         }
-        return Date().timeIntervalSince(started)
+        return (Date().timeIntervalSince(started), ProcessCPU.seconds() - cpuStarted)
+    }
+}
+
+enum ProcessCPU {
+    /// User and system CPU seconds of this process so far.
+    static func seconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func value(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return value(usage.ru_utime) + value(usage.ru_stime)
     }
 }

@@ -8,7 +8,8 @@ import Foundation
 ///   diag-bench-ingest log --records N --socket PATH --tag T [--activity ID]
 ///
 /// `log` logs through DiagClient's `Logger` (for tests of several real client processes).
-/// The others each print one line: `<mode> records=N seconds=S rate=R finished=T` (T in Unix seconds).
+/// The others each print one line: `<mode> records=N seconds=S rate=R finished=T` (T in Unix
+/// seconds; `bare` adds `cpu=C`, the CPU seconds of the insert loop alone).
 /// `--start-at` (Unix seconds) lets several load clients, their records ready, start together.
 func value(_ name: String, in arguments: [String]) -> String? {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
@@ -41,9 +42,12 @@ if mode == "log" {
 let records = BenchRecords.make(count: count, seed: seed)
 do {
     let seconds: Double
+    var cpu = ""
     if mode == "bare" {
         guard let path = value("--database", in: arguments) else { fail("bare needs --database PATH") }
-        seconds = try BareInsertLoop.run(records: records, path: path, batch: value("--batch", in: arguments).flatMap(Int.init) ?? 5000)
+        let result = try BareInsertLoop.run(records: records, path: path, batch: value("--batch", in: arguments).flatMap(Int.init) ?? 5000)
+        seconds = result.seconds
+        cpu = " cpu=\(String(format: "%.3f", result.cpu))"
     } else {
         guard let socket = value("--socket", in: arguments) else { fail("load needs --socket PATH") }
         let lines = LoadClient.lines(records)
@@ -53,7 +57,7 @@ do {
         }
         seconds = try LoadClient.run(lines: lines, socketPath: socket, syncEvery: value("--sync-every", in: arguments).flatMap(Int.init) ?? 5000)
     }
-    print("\(mode) records=\(count) seconds=\(String(format: "%.3f", seconds)) rate=\(Int(Double(count) / seconds)) finished=\(String(format: "%.3f", Date().timeIntervalSince1970))")
+    print("\(mode) records=\(count) seconds=\(String(format: "%.3f", seconds)) rate=\(Int(Double(count) / seconds)) finished=\(String(format: "%.3f", Date().timeIntervalSince1970))\(cpu)")
 } catch {
     FileHandle.standardError.write(Data("diag-bench-ingest: error: \(error)\n".utf8))
     exit(1)

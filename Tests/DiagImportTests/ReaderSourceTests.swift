@@ -44,6 +44,17 @@ import TestSupport
         #expect(given.map(\.timestamp) == [nanoseconds("2024-03-03 10:00:00Z")])
     }
 
+    @Test func aLogOfDecemberModifiedInJanuaryStartsTheYearBefore() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("syslog.1", "Dec 31 23:59:00 host app[1]: old\nJan  1 00:01:00 host app[1]: new\n")
+        let modified = Date(timeIntervalSince1970: 1_767_225_900)  // 2026-01-01 00:05 UTC
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path)
+        let records = try LogFileReader(path: path, options: ImportOptions(timeZone: utc)).readAll().records
+        #expect(records.map(\.timestamp) == [nanoseconds("2025-12-31 23:59:00Z"), nanoseconds("2026-01-01 00:01:00Z")])
+        let given = try LogFileReader(path: path, options: ImportOptions(year: 2026, timeZone: utc)).readAll().records
+        #expect(given.map(\.timestamp) == [nanoseconds("2026-12-31 23:59:00Z"), nanoseconds("2027-01-01 00:01:00Z")])
+    }
+
     @Test func aGivenFormatSkipsDetection() throws {
         let imported = try importText("hello\nNov 29 09:40:01 host app[1]: ok\n", name: "forced.log", format: .syslog)
         #expect(imported.format == .syslog)

@@ -28,6 +28,9 @@ import TestSupport
 
     @Test func theSocketOfAKilledDaemonIsReplacedAtRestart() throws {
         let daemon = try RunningDaemon()
+        let before = try RawClient(path: daemon.socketPath)
+        before.write("{\"eventMessage\":\"before the kill\"}\n{\"sync\":1}\n")
+        #expect(before.waitForSync(1) == [])
         daemon.killHard()
         #expect(FileManager.default.fileExists(atPath: daemon.socketPath))
         try daemon.start()
@@ -37,6 +40,8 @@ import TestSupport
         let client = try RawClient(path: daemon.socketPath)
         client.write("{\"eventMessage\":\"after restart\"}\n{\"sync\":1}\n")
         #expect(client.waitForSync(1) == [])
+        #expect(daemon.stop() == 0)
+        #expect(try daemon.clientRecords().map(\.eventMessage) == ["before the kill", "after restart"])
     }
 
     @Test func sigtermCommitsWhatIsQueuedAndExitsZero() throws {

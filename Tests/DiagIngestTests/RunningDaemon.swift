@@ -44,12 +44,17 @@ final class RunningDaemon {
 
     var stderr: String { (try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? "" }
 
-    /// SIGTERM, then waits; returns the exit status.
+    /// SIGTERM, then waits; returns the exit status, or -1 when diagd had to be killed after 30 s.
     @discardableResult
     func stop() -> Int32 {
         guard process.isRunning else { return process.terminationStatus }
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            killHard()
+            return -1
+        }
         return process.terminationStatus
     }
 

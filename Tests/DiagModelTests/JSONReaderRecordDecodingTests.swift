@@ -93,6 +93,20 @@ import Testing
         #expect(try record(#"{"timestamp":1,"message":"b","composedMessage":"c"}"#).eventMessage == "b")
     }
 
+    @Test func severalBadFieldsAlwaysGiveTheSameMessage() throws {
+        let members: [(String, JSONValue)] = [
+            ("userID", "u"), ("threadID", "t"), ("category", 1), ("processID", "p"), ("eventMessage", "m"), ("timestamp", 1),
+        ]
+        // Dictionaries of different capacities iterate in different orders.
+        for capacity in [1, 6, 13, 29, 61, 125] {
+            var object = [String: JSONValue](minimumCapacity: capacity)
+            for (key, value) in members { object[key] = value }
+            #expect(throws: LogRecordDecodingError(field: "processID", refused: "p", accepted: "an integer from -2^63 to 2^63-1")) {
+                try LogRecord(json: object)
+            }
+        }
+    }
+
     @Test func defaultTimestampFillsAMissingOne() throws {
         let decoded = try LogRecord(json: JSONReader.parseObject(#"{"eventMessage":"m","timestamp":null}"#), defaultTimestamp: 77)
         #expect(decoded.timestamp == 77)
