@@ -11,7 +11,6 @@ struct ConnectionHandler {
     private static let readSize = 64 << 10
 
     func run() {
-        context.counters.add(context.counters.openConnections)
         defer {
             context.counters.openConnections.wrappingSubtract(1, ordering: .relaxed)
             reportAtClose()
