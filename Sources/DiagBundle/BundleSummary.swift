@@ -112,9 +112,8 @@ struct ErrorDigest {
         let printer = RecordPrinter(style: .default, zone: .utc, hostName: hostName, sink: sink)
         printer.begin()
         do {
-            let store = try LogStore.open(at: storeDirectory, options: .readOnly)
-            let cursor = store.records(filter: StoreFilter(whereSQL: "messageType IN (16, 17)"))
-            while let record = try cursor.next() {
+            var stream = try ChunkErrorStream.merged(storeDirectory: storeDirectory)
+            while let record = try stream.next() {
                 printer.write(record)
                 digest.count += 1
                 if digest.firstRecords.count < reportLimit { digest.firstRecords.append(record) }

@@ -27,6 +27,8 @@ enum SQLiteSnapshot {
             let database = try Database(path: path, options: .init(readOnly: true, busyTimeoutMilliseconds: 10_000))
             _ = try database.scalarInt("SELECT count(*) FROM sqlite_master")
             return database
+        } catch let error as SQLiteError where error.isCorruption {
+            throw BundleError.badInput("\(path) is not an SQLite database or is damaged (\(error)); --store-file takes a component's SQLite store")
         } catch {
             throw BundleError.failure("cannot open \(path) for a snapshot: \(error)")
         }

@@ -42,11 +42,24 @@ struct VerifyCommandTests {
         #expect(listTree(folder.file("cache")).allSatisfy { !$0.contains(".verify-") })
     }
 
+    @Test func aStoreFileThatIsNotADatabaseIsBadInput() throws {
+        let folder = try TemporaryDirectory("diag-store-file")
+        let store = folder.file("store").path
+        _ = try run(BuiltProducts.path("diag"), ["import", "--store", store, try #require(BuiltProducts.corpusFile("Mac_2k.log"))])
+        let notes = try folder.write("Model.sqlite", "not a database, just text that is long enough to have a header\n")
+        let result = try run(BuiltProducts.path("diag"), ["collect", "--store", store, "--store-file", notes, "--output", folder.path])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("Model.sqlite is not an SQLite database"), "\(result.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("diagnose_") || $0.hasPrefix(".diagnose_") }
+        #expect(left.isEmpty)
+    }
+
     @Test(arguments: [
         (["collect", "--last", "5m", "--start", "2026-11-29"], "--last and --start"),
         (["collect", "--last", "five"], "--last"),
         (["collect", "--start", "2026-11-29 10:00", "--end", "2026-11-29 09:00"], "must come after"),
         (["collect", "--compression", "rar"], "rar"),
+        (["collect", "--output", "/tmp/x.tar.gz", "--compression", "zstd"], "make them agree"),
         (["collect", "--store-file", "/nonexistent/Model.sqlite"], "--store-file"),
         (["feedback", "--predicate", "process == 1"], "--title"),
     ])

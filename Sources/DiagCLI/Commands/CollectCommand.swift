@@ -85,8 +85,11 @@ struct BundleCommandOptions {
         }
         self.output = output
         let lowered = output?.lowercased() ?? ""
-        self.compression = compression
-            ?? (lowered.hasSuffix(".tar.zst") ? .zstd : lowered.hasSuffix(".tar") ? BundleCompression.none : .gzip)
+        let named = BundleCompression.allCases.first { lowered.hasSuffix($0.fileExtension) }
+        if let named, let compression, named != compression {
+            throw ValidationError("--output '\(output ?? "")' names a \(named.fileExtension) file but --compression is \(compression.rawValue); make them agree")
+        }
+        self.compression = compression ?? named ?? .gzip
         storePath = store ?? DefaultPaths.store()
         self.identifiers = try VariableArguments.parse(variables)
         for (index, value) in identifiers.enumerated() {

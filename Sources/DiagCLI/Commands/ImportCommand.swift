@@ -18,7 +18,8 @@ struct ImportCommand: ParsableCommand {
             standard input. Syslog and logcat times are read in $TZ, else UTC. Lines that are not \
             records are reported as FILE:LINE: reason and counted; the others are imported, and the \
             command exits with status 65.
-            """)
+            """,
+        usage: "diag import [--store <directory>] [--year <year>] <file> ...")
 
     @Option(help: "The store directory, created if missing (default: $DIAG_STORE, else the state directory's system_logs.logarchive).", valueName: "directory")
     var store: String?
