@@ -11,7 +11,6 @@ struct ConnectionHandler {
     private static let readSize = 64 << 10
 
     func run() {
-        context.counters.add(context.counters.openConnections)
         defer {
             context.counters.openConnections.wrappingSubtract(1, ordering: .relaxed)
             reportAtClose()
@@ -72,7 +71,7 @@ struct ConnectionHandler {
                     return nil
                 }
                 connection.peer.stamp(&record)
-                batch.add(record)
+                batch.add(record, size: bytes.count)
             case .sync(let id):
                 finish(&batch)
                 if !context.queue.pushSync(connection, id: id) {
@@ -132,8 +131,8 @@ struct ConnectionHandler {
         if !batch.live.isEmpty {
             counters.add(counters.streamDrops, context.hub.publish(batch.live))
         }
-        context.ring.append(batch.ringOnly)
-        context.queue.push(batch.persisted)
+        context.ring.append(batch.ringOnly, sizes: batch.ringOnlySizes)
+        context.queue.push(batch.persisted, bytes: batch.persistedBytes)
         batch.reset()
     }
 
@@ -156,6 +155,9 @@ struct LineBatch {
     var levels = LevelConfiguration.Snapshot(global: .systemDefault)
     var persisted: [LogRecord] = []
     var ringOnly: [LogRecord] = []
+    /// Sizes of the lines the records came from: what bounds the queue's and the ring's memory.
+    var persistedBytes = 0
+    var ringOnlySizes: [Int] = []
     /// Every kept record in arrival order, for the live streams (only while there are any).
     var live: [LogRecord] = []
     var streaming = false
@@ -168,12 +170,16 @@ struct LineBatch {
         self.streaming = streaming
     }
 
-    mutating func add(_ record: LogRecord) {
+    mutating func add(_ record: LogRecord, size: Int) {
         let destination = levels.destination(of: record)
         if streaming && destination != .dropped { live.append(record) }
         switch destination {
-        case .persisted: persisted.append(record)
-        case .ringOnly: ringOnly.append(record)
+        case .persisted:
+            persisted.append(record)
+            persistedBytes += size
+        case .ringOnly:
+            ringOnly.append(record)
+            ringOnlySizes.append(size)
         case .dropped: dropped += 1
         }
     }
@@ -181,6 +187,8 @@ struct LineBatch {
     mutating func reset() {
         persisted = []
         ringOnly = []
+        persistedBytes = 0
+        ringOnlySizes = []
         live = []
         dropped = 0
     }

@@ -16,6 +16,8 @@ public struct DaemonOptions: Sendable {
     public var queueCapacity: Int
     /// Records the memory ring keeps.
     public var ringCapacity: Int
+    /// Connections served at once (one thread each); more are refused with an error line.
+    public var maximumConnections: Int = 1024
 
     public init(
         storeDirectory: String, socketPath: String, socketGroup: String? = nil, maximumSize: Int64? = nil,

@@ -78,7 +78,14 @@ public final class IngestServer: Sendable {
             return
         }
         let connection = Connection(descriptor: descriptor, peer: peer, serial: serials.wrappingAdd(1, ordering: .relaxed).newValue)
+        if context.counters.openConnections.load(ordering: .relaxed) >= options.maximumConnections {
+            connection.send(.object(["error": .string("diagd serves at most \(options.maximumConnections) connections at once; retry later")]))
+            context.log.log(.error, "refused a connection from pid \(peer.processID) (\(peer.process ?? "?")): \(options.maximumConnections) connections are open", category: "connection")
+            return
+        }
         context.counters.add(context.counters.connections)
+        // Counted here, not in the thread, so that a burst of connections cannot slip past the limit.
+        context.counters.add(context.counters.openConnections)
         let handler = ConnectionHandler(connection: connection, context: context)
         let thread = Thread { handler.run() }
         thread.name = "diagd-connection-\(connection.serial)"

@@ -25,6 +25,9 @@ final class RecordQueue: @unchecked Sendable {
     }
 
     let capacity: Int
+    /// Bytes of the lines behind the queued records: a second bound, for records of up to 1 MiB.
+    let byteCapacity: Int
+    private var pendingBytes = 0
     private let condition = NSCondition()
     private var pending: [LogRecord] = []
     /// An emptied array handed back by the writer, swapped in to keep its capacity.
@@ -33,20 +36,22 @@ final class RecordQueue: @unchecked Sendable {
     private var queuedTotal = 0
     private var closed = false
 
-    init(capacity: Int) {
+    init(capacity: Int, byteCapacity: Int = 48 << 20) {
         self.capacity = capacity
+        self.byteCapacity = byteCapacity
         pending.reserveCapacity(min(capacity, 1 << 16))
     }
 
     /// Queues records, waiting while the queue is full. Returns false once the queue is closed.
     @discardableResult
-    func push(_ records: [LogRecord]) -> Bool {
+    func push(_ records: [LogRecord], bytes: Int) -> Bool {
         guard !records.isEmpty else { return true }
         condition.lock()
         defer { condition.unlock() }
-        while pending.count >= capacity && !closed { condition.wait() }
+        while (pending.count >= capacity || pendingBytes >= byteCapacity) && !closed { condition.wait() }
         guard !closed else { return false }
         pending.append(contentsOf: records)
+        pendingBytes += bytes
         queuedTotal += records.count
         condition.broadcast()
         return true
@@ -56,8 +61,9 @@ final class RecordQueue: @unchecked Sendable {
     func offer(_ record: LogRecord) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        guard !closed, pending.count < capacity else { return false }
+        guard !closed, pending.count < capacity, pendingBytes < byteCapacity else { return false }
         pending.append(record)
+        pendingBytes += record.eventMessage.utf8.count + 256
         queuedTotal += 1
         condition.broadcast()
         return true
@@ -86,6 +92,7 @@ final class RecordQueue: @unchecked Sendable {
         var records = spare
         swap(&records, &pending)
         spare = []
+        pendingBytes = 0
         let drain = Drain(records: records, syncs: syncs)
         syncs = []
         condition.broadcast()

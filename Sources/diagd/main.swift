@@ -33,7 +33,13 @@ struct Diagd: ParsableCommand {
     @Option(name: "chunk-size", help: "Close a chunk and start a new one past this size (default 64M).", valueName: "size")
     var chunkSize: String?
 
+    @Option(name: "max-connections", help: "Connections served at once; more are refused (default 1024).", valueName: "count")
+    var maxConnections: Int?
+
     mutating func validate() throws {
+        if let maxConnections, maxConnections < 1 {
+            throw ValidationError("--max-connections '\(maxConnections)' must be at least 1")
+        }
         for (flag, value) in [("--max-size", maxSize), ("--chunk-size", chunkSize)] {
             if let value, QuantityParsing.byteCount(value) == nil {
                 throw ValidationError("\(flag) '\(value)' is not a size; write a number of bytes with an optional K, M, G or T (e.g. 500M)")
@@ -52,6 +58,7 @@ struct Diagd: ParsableCommand {
         options.maximumSize = maxSize.flatMap(QuantityParsing.byteCount)
         options.maximumAge = maxAge.flatMap(QuantityParsing.seconds)
         if let size = chunkSize.flatMap(QuantityParsing.byteCount) { options.chunkSize = size }
+        if let maxConnections { options.maximumConnections = maxConnections }
         let status = DaemonLauncher.run(options: options)
         if status != 0 { throw ExitCode(status) }
     }

@@ -88,3 +88,29 @@ extension JSONValue {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 }
+
+@Suite(.serialized) struct RingBoundTests {
+    @Test func theRingIsBoundedInBytesAndKeepsTheNewest() throws {
+        let session = try RawDaemonSession()
+        let big = String(repeating: "d", count: 1_000_000)
+        for index in 0..<30 {
+            session.client.write("{\"eventMessage\":\"\(index) \(big)\",\"messageType\":\"Debug\"}\n")
+        }
+        session.client.write("{\"sync\":1}\n")
+        #expect(session.client.waitForSync(1) == [])
+        session.client.write("{\"ring\":true}\n")
+        var kept: [Int] = []
+        while let reply = session.client.readReply() {
+            if let end = reply["end"]?.int64Value {
+                #expect(end == Int64(kept.count))
+                break
+            }
+            if let number = reply["eventMessage"]?.stringValue?.split(separator: " ").first.flatMap({ Int($0) }) {
+                kept.append(number)
+            }
+        }
+        // 16 MiB of ring holds 16 of these 1 MB records: the newest ones, in order.
+        #expect(kept.count == 16)
+        #expect(kept == Array(14..<30))
+    }
+}

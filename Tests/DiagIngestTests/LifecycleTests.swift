@@ -128,3 +128,36 @@ import TestSupport
         #expect(age.stderr.contains("--max-age '7 weeks' is not an age"))
     }
 }
+
+@Suite(.serialized) struct ConnectionLimitTests {
+    @Test func connectionsBeyondTheLimitAreRefusedWithAReason() throws {
+        let daemon = try RunningDaemon(arguments: ["--max-connections", "2"])
+        // The daemon's own start-up probe has come and gone; wait until it is no longer counted.
+        var first: RawClient? = try RawClient(path: daemon.socketPath)
+        first!.write("{\"sync\":1}\n")
+        #expect(first!.waitForSync(1) == [])
+        let second = try RawClient(path: daemon.socketPath)
+        second.write("{\"sync\":1}\n")
+        let secondReply = second.readReply()
+        let third = try RawClient(path: daemon.socketPath)
+        let refused = third.readReply()
+        if secondReply?["synced"] != nil {
+            #expect(refused?["error"]?.stringValue?.contains("at most 2 connections") == true)
+            #expect(third.readReply() == nil)
+        } else {
+            // The probe connection was still counted: the second client was the one refused.
+            #expect(secondReply?["error"]?.stringValue?.contains("at most 2 connections") == true)
+        }
+        first = nil
+        let deadline = Date(timeIntervalSinceNow: 20)
+        var served = false
+        while !served && Date() < deadline {
+            let later = try RawClient(path: daemon.socketPath)
+            later.write("{\"sync\":7}\n")
+            served = later.readReply()?["synced"]?.int64Value == 7
+            if !served { usleep(50_000) }
+        }
+        #expect(served, "a slot freed by a closed connection should be served again")
+        #expect(daemon.stderr.contains("connections are open"))
+    }
+}
