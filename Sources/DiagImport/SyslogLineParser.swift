@@ -40,7 +40,7 @@ struct SyslogLineParser {
         if let first = cursor.current, first &- 0x30 < 10 {
             let word = cursor.word()
             guard word.count >= 20, word[10] == UInt8(ascii: "T"),
-                  let absolute = Timestamp.parseUntrusted(String(decoding: word, as: UTF8.self)),
+                  let absolute = Timestamp.parse(String(decoding: word, as: UTF8.self)),
                   cursor.take(0x20)
             else { return nil }
             return Header(priority: priority, absolute: absolute, month: 1, day: 1, secondOfDay: 0, nanoseconds: 0)

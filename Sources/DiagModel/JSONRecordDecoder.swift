@@ -140,7 +140,7 @@ struct LogRecordDecoder {
         switch value {
         case .int(let nanoseconds): return nanoseconds
         case .string(let text):
-            if let nanoseconds = Timestamp.parseUntrusted(text) { return nanoseconds }
+            if let nanoseconds = Timestamp.parse(text) { return nanoseconds }
         case .double(let number) where number.rounded() == number && abs(number) < 9.2e18: return Int64(number)
         default: break
         }

@@ -120,7 +120,7 @@ public enum Timestamp {
                         count += 1
                     }
                     guard count > 0 else { return nil }
-                    for _ in count..<9 { fraction *= 10 }
+                    for _ in min(count, 9)..<9 { fraction *= 10 }
                 }
             }
         }

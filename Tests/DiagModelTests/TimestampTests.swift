@@ -31,6 +31,12 @@ import Testing
         #expect(Timestamp.parse(text) == nil)
     }
 
+    @Test func keepsNanosecondsOfALongerFraction() {
+        // Found by Fuzz/Import: a fraction past nine digits used to trap.
+        #expect(Timestamp.parse("2025-11-29T09:40:01.1234567891234Z") == Int64(1_764_409_201) * 1_000_000_000 + 123_456_789)
+        #expect(Timestamp.parse("2025-11-29T09:40:01." + String(repeating: "9", count: 5000) + "Z") == Int64(1_764_409_201) * 1_000_000_000 + 999_999_999)
+    }
+
     @Test func roundTripsThroughFormat() {
         for ns in stride(from: Int64(-5_000_000_000_000_000), to: 5_000_000_000_000_000_000, by: 123_456_789_012_345_678) {
             let micro = ns - ((ns % 1000) + 1000) % 1000

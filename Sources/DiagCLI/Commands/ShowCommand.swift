@@ -53,6 +53,9 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "Show only records logged by this sender (library or module).", valueName: "name")
     var sender: [String]
 
+    @Option(help: "Show only the records of this activity, across processes: its identifier in decimal or 0x hex, as the Activity column shows it.", valueName: "id")
+    var activity: String?
+
     @Option(help: "The output style.")
     var style: OutputStyle = .default
 
@@ -71,6 +74,7 @@ struct ShowCommand: ParsableCommand {
     private var zone = DisplayZone.utc
     private var window: (start: Int64?, end: Int64?) = (nil, nil)
     private var boundVariables: [String: String] = [:]
+    private var activityIdentifier: Int64?
 
     mutating func validate() throws {
         if predicate != nil, predicateFile != nil {
@@ -91,6 +95,12 @@ struct ShowCommand: ParsableCommand {
             throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
         }
         boundVariables = try VariableArguments.parse(variables)
+        if let activity {
+            guard let identifier = ActivityArgument.identifier(activity) else {
+                throw ValidationError("The value '\(activity)' is invalid for '--activity <id>'; accepted: a decimal number or 0x followed by hex digits, like 0x1a2b")
+            }
+            activityIdentifier = identifier
+        }
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
         if let last {
@@ -103,7 +113,7 @@ struct ShowCommand: ParsableCommand {
     }
 
     func run() throws {
-        let predicateText = try predicateFile.map(PredicateFile.read) ?? predicate
+        let predicateText = ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier)
         let condition = try predicateText.map { try PredicateCondition.make($0, variables: boundVariables) }
         let selection = RecordSelection(
             start: window.start, end: window.end, includeInfo: info, includeDebug: debug,
