@@ -20,8 +20,8 @@ final class ChunkReader {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
             database = try Database(path: path, options: .init(readOnly: true))
-            // Pages read straight from the mapped file, not copied into the page cache.
-            try database.execute("PRAGMA mmap_size = 268435456")
+            // No mmap: mapped chunk pages count in RSS, and a query's memory must stay flat
+            // (under 64 MiB for a million records) whatever the store's size.
             let tables = try ChunkTables(database)
             guard tables.hasRecords else { return nil }
             let condition = ChunkCondition(filter: filter, searchIndex: tables.hasSearchIndex)
