@@ -14,7 +14,7 @@ enum ChunkMigration {
     /// The schema version of a chunk file, read without changing it; 0 for a file with no table yet.
     static func schemaVersion(ofChunkAt path: String) throws -> Int {
         do {
-            let database = try Database(path: path, options: .init(readOnly: true))
+            let database = try Database.openForReading(path: path)
             let version = try database.userVersion()
             if version == 0, try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'records'") == 1 {
                 return ChunkSchema.version

@@ -19,7 +19,7 @@ final class ChunkReader {
         self.path = path
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
-            database = try Database(path: path, options: .init(readOnly: true))
+            database = try Database.openForReading(path: path)
             // No mmap: mapped chunk pages count in RSS, and a query's memory must stay flat
             // (under 64 MiB for a million records) whatever the store's size.
             let tables = try ChunkTables(database)

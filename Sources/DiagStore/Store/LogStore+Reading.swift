@@ -28,7 +28,7 @@ extension LogStore {
             let path = chunkPath(chunk.file)
             guard FileManager.default.fileExists(atPath: path) else { continue }
             do {
-                let database = try Database(path: path, options: .init(readOnly: true))
+                let database = try Database.openForReading(path: path)
                 let tables = try ChunkTables(database)
                 guard tables.hasRecords else { continue }
                 var current = chunk

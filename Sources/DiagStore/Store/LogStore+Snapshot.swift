@@ -21,7 +21,7 @@ extension LogStore {
             let to = persist.appendingPathComponent(chunk.file).path
             guard FileManager.default.fileExists(atPath: from) else { continue }
             do {
-                try Database(path: from, options: .init(readOnly: true)).backup(toPath: to)
+                try Database.openForReading(path: from).backup(toPath: to)
                 let database = try Database(path: to, options: .init(create: false))
                 // A snapshot is never appended to: in rollback mode, readers need no -wal/-shm files.
                 try database.execute("PRAGMA journal_mode = DELETE")
