@@ -85,7 +85,7 @@ SELECTED=$("$BIN/diag" show "$BUNDLE" --predicate-file "$REPO/predicates/feedbac
 echo "== The feedback predicate on the bundle: $SELECTED records (Info and above); the first ones, then the errors:"
 echo "\$ diag show BUNDLE --predicate-file predicates/feedback.predicate --style compact"
 "$BIN/diag" show "$BUNDLE" --predicate-file "$REPO/predicates/feedback.predicate" --style compact | first 6
-"$BIN/diag" show "$BUNDLE" --predicate-file "$REPO/predicates/feedback.predicate" --style compact | grep -E '^[^ ]+ [^ ]+ (E|F) ' | first 8
+"$BIN/diag" show "$BUNDLE" --predicate-file "$REPO/predicates/feedback.predicate" --style compact | { grep -E '^[^ ]+ [^ ]+ (E|F) ' || true; } | first 8
 
 echo "== log show-style queries on the bundle (\$STORE_ID and \$CONTAINER come from its manifest)"
 echo "\$ diag show BUNDLE --predicate-file predicates/scheduler.predicate --style compact"
@@ -106,7 +106,7 @@ printf 'Steps to reproduce:\n1. Export %s posts on device A with fault %s.\n2. I
 FEEDBACK=$(tail -n 1 "$OUT/feedback.log")
 "$BIN/diag" verify "$FEEDBACK"
 echo "\$ diag show FEEDBACK_BUNDLE --predicate-file predicates/feedback.predicate   (the result, Error and Fault records)"
-"$BIN/diag" show "$FEEDBACK" --predicate-file "$REPO/predicates/feedback.predicate" --style compact | grep -E '^[^ ]+ [^ ]+ (E|F) ' | first 10
+"$BIN/diag" show "$FEEDBACK" --predicate-file "$REPO/predicates/feedback.predicate" --style compact | { grep -E '^[^ ]+ [^ ]+ (E|F) ' || true; } | first 10
 echo "$("$BIN/diag" show "$FEEDBACK" --predicate-file "$REPO/predicates/feedback.predicate" --info --style ndjson | wc -l) records in the feedback bundle"
 
 echo "== Done"
