@@ -74,7 +74,7 @@ struct PredicateExplainCommand: ParsableCommand {
         case .store(let url):
             let store: LogStore
             do {
-                store = try LogStore.open(at: url, options: .readOnly)
+                store = try LogStore.openForReading(at: url)
             } catch let error as StoreError {
                 throw RuntimeError(error.description)
             }

@@ -122,7 +122,7 @@ struct StatsCommand: ParsableCommand {
             case .file: continue
             }
             do {
-                let store = try LogStore.open(at: url, options: .readOnly)
+                let store = try LogStore.openForReading(at: url)
                 for grouping in StoreGrouping.allCases {
                     for group in try store.groupedCounts(by: grouping, filter: filter) {
                         tally.add(grouping, group.key, events: group.count, bytes: group.messageBytes)
