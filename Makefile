@@ -34,9 +34,15 @@ test: setup
 
 # Short libFuzzer runs of the predicate parser and the importers; a crash or hang fails the
 # build. The long run is `Fuzz/run.sh 28800` (and `Fuzz/Import/run.sh 28800`).
+# libFuzzer's progress lines go to a log; its closing statistics (or, on a crash, the end of
+# the log with the crashing input's path) are printed.
 fuzz:
-	bash Fuzz/run.sh $(FUZZ_SECONDS)
-	bash Fuzz/Import/run.sh $(FUZZ_SECONDS)
+	@mkdir -p .build
+	@for fuzzer in Fuzz/run.sh Fuzz/Import/run.sh; do \
+	  log=".build/$$(echo $$fuzzer | tr / -).log"; echo "fuzzing: $$fuzzer $(FUZZ_SECONDS) (log: $$log)"; \
+	  if bash $$fuzzer $(FUZZ_SECONDS) >"$$log" 2>&1; then grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' "$$log"; \
+	  else tail -n 60 "$$log"; echo "fuzzing failed: $$fuzzer (see $$log)"; exit 1; fi; \
+	done
 
 demo: build
 	@bash samples/demo.sh "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)"
