@@ -35,6 +35,24 @@ import TestSupport
         #expect(rarity.rarest(["con", "onn"]) == ["con", "onn"])
     }
 
+    @Test func rankingOfTheFirstChunkIsReused() throws {
+        let folder = try TemporaryDirectory()
+        let (store, _) = try store(folder)
+        let indexed = try Database.openForReading(path: store.chunkPath(store.info.chunks[0].file))
+        let plain = try Database(path: folder.file("plain.sqlite").path)
+        let trigrams = ["con", "onn", "nne", "zqx", "qxj", "xjv", "res"]
+        // A database without the index cannot be probed: a fresh choice keeps every trigram.
+        #expect(TrigramChoice().choose(trigrams, in: plain) == trigrams)
+        let choice = TrigramChoice()
+        #expect(choice.choose(trigrams, in: indexed) == ["zqx", "qxj", "xjv"])
+        // The next chunk reuses the ranking without probing (here it could not probe).
+        #expect(choice.choose(trigrams, in: plain) == ["zqx", "qxj", "xjv"])
+        // Other trigrams are probed afresh.
+        #expect(choice.choose(["con", "onn", "nne", "ecs"], in: plain) == ["con", "onn", "nne", "ecs"])
+        // An absent trigram alone decides its chunk.
+        #expect(TrigramChoice().choose(["con", "onn", "zqx", "ees"], in: indexed) == ["ees"])
+    }
+
     @Test func narrowedLookupKeepsEveryMatch() throws {
         let folder = try TemporaryDirectory()
         let (store, all) = try store(folder)

@@ -12,21 +12,22 @@ final class ChunkReader {
     private(set) var id: Int64 = 0
     private(set) var hasRow = false
 
-    /// Opens the chunk and runs the query; nil when the chunk vanished (expired meanwhile) or
+    /// Opens the chunk and runs the query (`trigrams` picks the search index's lookups); nil when the chunk vanished (expired meanwhile) or
     /// holds no table yet (being created).
-    init?(chunk: ChunkInfo, path: String, filter: StoreFilter) throws {
+    init?(chunk: ChunkInfo, path: String, filter: StoreFilter, trigrams: TrigramChoice = TrigramChoice()) throws {
         self.chunk = chunk
         self.path = path
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
-            database = try Database.openForReading(path: path)
+            let database = try Database.openForReading(path: path)
+            self.database = database
             // No mmap: mapped chunk pages count in RSS, and a query's memory must stay flat
             // (under 64 MiB for a million records) whatever the store's size.
             let tables = try ChunkTables(database)
             guard tables.hasRecords else { return nil }
             let condition = ChunkCondition(
                 filter: filter, searchIndex: tables.hasSearchIndex,
-                rarity: tables.hasSearchIndex && !filter.messageSearch.isEmpty ? TrigramRarity(database: database) : nil)
+                choose: { trigrams.choose($0, in: database) })
             var sql = "SELECT \(ChunkSchema.selectColumns) FROM records\(condition.sql) ORDER BY timestamp, id"
             if let limit = filter.limit { sql += " LIMIT \(max(0, limit))" }
             statement = try database.prepare(sql)

@@ -12,10 +12,11 @@ extension LogStore {
     /// search prefilter; `limit` is ignored).
     public func count(filter: StoreFilter = StoreFilter()) throws -> Int64 {
         var total: Int64 = 0
+        let trigrams = TrigramChoice()
         try forEachChunk(filter) { database, chunk, path in
             let condition = ChunkCondition(
                 filter: filter, searchIndex: chunk.searchIndex,
-                rarity: chunk.searchIndex && !filter.messageSearch.isEmpty ? TrigramRarity(database: database) : nil)
+                choose: { trigrams.choose($0, in: database) })
             let statement = try database.prepare("SELECT count(*) FROM records\(condition.sql)")
             try statement.bind(condition.bindings)
             if try statement.step() { total += statement.int64(at: 0) }

@@ -35,10 +35,11 @@ extension LogStore {
     /// sorted by count, largest first, then by key.
     public func groupedCounts(by grouping: StoreGrouping, filter: StoreFilter = StoreFilter()) throws -> [GroupCount] {
         var groups: [SQLValue: GroupCount] = [:]
+        let trigrams = TrigramChoice()
         try forEachChunk(filter) { database, chunk, _ in
             let condition = ChunkCondition(
                 filter: filter, searchIndex: chunk.searchIndex,
-                rarity: chunk.searchIndex && !filter.messageSearch.isEmpty ? TrigramRarity(database: database) : nil)
+                choose: { trigrams.choose($0, in: database) })
             let statement = try database.prepare("""
                 SELECT \(grouping.keyExpression), count(*), coalesce(sum(length(CAST(eventMessage AS BLOB))), 0)
                 FROM records\(condition.sql) GROUP BY 1

@@ -12,6 +12,8 @@ public final class RecordCursor {
     private let filter: StoreFilter
     private let pathOf: (String) -> String
     private var remaining: Int
+    /// The message search's trigrams, ranked in the first indexed chunk, for all of them.
+    private let trigrams = TrigramChoice()
 
     init(chunks: [ChunkInfo], filter: StoreFilter, pathOf: @escaping (String) -> String) {
         pending = chunks
@@ -27,7 +29,7 @@ public final class RecordCursor {
         guard remaining > 0 else { return nil }
         while let chunk = pending.first, active.isEmpty || openingTime(of: chunk) <= earliestActive()!.timestamp {
             pending.removeFirst()
-            if let reader = try ChunkReader(chunk: chunk, path: pathOf(chunk.file), filter: filter), reader.hasRow {
+            if let reader = try ChunkReader(chunk: chunk, path: pathOf(chunk.file), filter: filter, trigrams: trigrams), reader.hasRow {
                 active.append(reader)
             }
         }
