@@ -139,6 +139,8 @@ struct LogStoreSnapshot {
             if figures.count > 0, let oldest = figures.oldest, let newest = figures.newest,
                !window.contains(oldest: oldest, newest: newest)
             {
+                // A staged copy: synced as part of the bundle, not by itself.
+                try database.execute("PRAGMA synchronous = OFF")
                 try database.execute("DELETE FROM records WHERE timestamp < ? OR timestamp >= ?",
                                      [window.start ?? Int64.min, window.end ?? Int64.max])
                 // The search index is contentless: its entries cannot be removed one by one, so a

@@ -9,10 +9,14 @@ import Foundation
 /// is one self-contained file.
 enum SQLiteSnapshot {
     /// Copies the database open on `source` to `destination` (which must not exist).
+    ///
+    /// The copy is a staged file: it is archived and removed, and the bundle is synced once
+    /// complete, so it is written without syncs or a journal (a crash leaves no bundle at all).
     static func copy(_ source: Database, to destination: String) throws {
         do {
-            try source.backup(toPath: destination, pagesPerStep: -1)
+            try source.backup(toPath: destination, pagesPerStep: -1, durability: .temporary)
             let copy = try Database(path: destination, options: .init(create: false))
+            try copy.execute("PRAGMA synchronous = OFF")
             _ = try copy.scalarText("PRAGMA journal_mode = DELETE")
         } catch {
             throw BundleError.failure("cannot snapshot \(source.path): \(error)")
