@@ -1,11 +1,14 @@
 # The two commands of the README: `make demo` and `make test`. Both install what a fresh
 # Debian machine lacks (as root; otherwise they say what to install) before building.
+# `make bench` runs the benchmarks (not tests): each prints its figures beside its reference.
 
 SWIFT ?= swift
 APT_PACKAGES := libsqlite3-dev libarchive-dev sqlite3 zstd
+BENCH_PACKAGES := hyperfine ripgrep time
+FUZZ_SECONDS ?= 30
 CONFIG ?= release
 
-.PHONY: setup build build-debug test demo bench clean
+.PHONY: setup bench-setup build build-debug test fuzz demo bench clean
 
 setup:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -25,14 +28,35 @@ build-debug: setup
 	$(SWIFT) build
 
 test: setup
+	$(MAKE) --no-print-directory fuzz
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+# Short libFuzzer runs of the predicate parser and the importers; a crash or hang fails the
+# build. The long run is `Fuzz/run.sh 28800` (and `Fuzz/Import/run.sh 28800`).
+# libFuzzer's progress lines go to a log; its closing statistics (or, on a crash, the end of
+# the log with the crashing input's path) are printed.
+fuzz:
+	@mkdir -p .build
+	@for fuzzer in Fuzz/run.sh Fuzz/Import/run.sh; do \
+	  log=".build/$$(echo $$fuzzer | tr / -).log"; echo "fuzzing: $$fuzzer $(FUZZ_SECONDS) (log: $$log)"; \
+	  if bash $$fuzzer $(FUZZ_SECONDS) >"$$log" 2>&1; then grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' "$$log"; \
+	  else tail -n 60 "$$log"; echo "fuzzing failed: $$fuzzer (see $$log)"; exit 1; fi; \
+	done
 
 demo: build
 	@bash samples/demo.sh "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)"
 
-bench: build
-	@for script in Benchmarks/*.sh; do bash "$$script" "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)"; done
+bench-setup:
+	@$(MAKE) --no-print-directory setup APT_PACKAGES="$(APT_PACKAGES) $(BENCH_PACKAGES)"
+
+bench: bench-setup
+	bash Benchmarks/foundation.sh
+	bash Benchmarks/store.sh
+	bash Benchmarks/import.sh
+	bash Benchmarks/predicates.sh
+	bash Benchmarks/ingest.sh
+	bash Benchmarks/collect.sh
 
 clean:
 	rm -rf .build

@@ -62,6 +62,8 @@ echo "== Running the sync scenario: export on device A, import on device B, faul
     cat "$OUT/run.log" >&2
     exit 1
 }
+# The first N lines of a long output; the rest is read, not cut, so no writer dies of SIGPIPE.
+first() { head -n "$1"; cat >/dev/null; }
 value() { grep -m1 "^$1=" "$OUT/run.env" | cut -d= -f2-; }
 STORE_ID=$(value STORE_ID)
 CONTAINER=$(value CONTAINER)
@@ -76,12 +78,37 @@ echo "== Collecting a bundle with both sync cores' stores"
 BUNDLE=$(tail -n 1 "$OUT/collect.log")
 echo "Bundle: $BUNDLE"
 
-echo "== The feedback predicate on the bundle (predicates/feedback.predicate)"
-"$BIN/diag" show "$BUNDLE" --predicate-file "$REPO/predicates/feedback.predicate" \
-    --var "STORE_ID=$STORE_ID" --var "CONTAINER=$CONTAINER"
-
-echo "== Errors and faults in the bundle, per process"
-"$BIN/diag" stats "$BUNDLE" --predicate 'messageType == error OR messageType == fault' --count 5 | sed -n '1,12p'
-
 stop_diagd
-echo "== Done: diagd stopped; logs in $OUT/store, bundle at $BUNDLE"
+echo "== diagd stopped; from here on only the bundle is read"
+
+SELECTED=$("$BIN/diag" show "$BUNDLE" --predicate-file "$REPO/predicates/feedback.predicate" --info --style ndjson | wc -l)
+echo "== The feedback predicate on the bundle: $SELECTED records (Info and above); the first ones, then the errors:"
+echo "\$ diag show BUNDLE --predicate-file predicates/feedback.predicate --style compact"
+"$BIN/diag" show "$BUNDLE" --predicate-file "$REPO/predicates/feedback.predicate" --style compact | first 6
+"$BIN/diag" show "$BUNDLE" --predicate-file "$REPO/predicates/feedback.predicate" --style compact | { grep -E '^[^ ]+ [^ ]+ (E|F) ' || true; } | first 8
+
+echo "== log show-style queries on the bundle (\$STORE_ID and \$CONTAINER come from its manifest)"
+echo "\$ diag show BUNDLE --predicate-file predicates/scheduler.predicate --style compact"
+"$BIN/diag" show "$BUNDLE" --predicate-file "$REPO/predicates/scheduler.predicate" --style compact | first 8
+echo "\$ diag show BUNDLE --predicate 'messageType >= error' --style compact"
+"$BIN/diag" show "$BUNDLE" --predicate 'messageType >= error' --style compact | first 12
+echo "\$ diag show BUNDLE --activity $(value EXPORT_ACTIVITY) --info --style compact   (one export across the processes)"
+"$BIN/diag" show "$BUNDLE" --activity "$(value EXPORT_ACTIVITY)" --info --style compact | first 12
+echo "\$ diag stats BUNDLE --count 5"
+"$BIN/diag" stats "$BUNDLE" --count 5 | first 24
+
+echo "== Attaching it to a bug report: a feedback bundle of what predicates/feedback.predicate selects"
+printf 'Steps to reproduce:\n1. Export %s posts on device A with fault %s.\n2. Import on device B.\n' "$POSTS" "$FAULT" >"$OUT/notes.txt"
+"$BIN/diag" feedback --title "Sync repro: fault $FAULT" --notes "$OUT/notes.txt" --store "$DIAG_STORE" \
+    --predicate-file "$REPO/predicates/feedback.predicate" --var "STORE_ID=$STORE_ID" --var "CONTAINER=$CONTAINER" \
+    --store-file "$(value STORE_FILE)" --store-file "$(value IMPORT_STORE_FILE)" --redact \
+    --output "$OUT/bundles/" >"$OUT/feedback.log"
+FEEDBACK=$(tail -n 1 "$OUT/feedback.log")
+"$BIN/diag" verify "$FEEDBACK"
+echo "\$ diag show FEEDBACK_BUNDLE --predicate-file predicates/feedback.predicate   (the result, Error and Fault records)"
+"$BIN/diag" show "$FEEDBACK" --predicate-file "$REPO/predicates/feedback.predicate" --style compact | { grep -E '^[^ ]+ [^ ]+ (E|F) ' || true; } | first 10
+echo "$("$BIN/diag" show "$FEEDBACK" --predicate-file "$REPO/predicates/feedback.predicate" --info --style ndjson | wc -l) records in the feedback bundle"
+
+echo "== Done"
+echo "Bundle: $BUNDLE"
+echo "Feedback bundle: $FEEDBACK"

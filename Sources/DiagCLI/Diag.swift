@@ -10,6 +10,7 @@ public struct Diag: ParsableCommand {
         version: "diag \(version)",
         subcommands: [
             ShowCommand.self,
+            StreamCommand.self,
             StatsCommand.self,
             ImportCommand.self,
             IndexCommand.self,
@@ -18,6 +19,7 @@ public struct Diag: ParsableCommand {
             FeedbackCommand.self,
             VerifyCommand.self,
             PredicateCommand.self,
+            ConfigCommand.self,
         ])
 
     public init() {}

@@ -17,6 +17,12 @@ public protocol BundleOpener: Sendable {
     /// Makes the bundle's `system_logs.logarchive` readable as a store directory; the returned
     /// object keeps it readable (for example, extracted in a temporary folder) until released.
     func openStore(inBundle path: String) throws -> any OpenedBundleStore
+    /// Whether a directory is an unpacked bundle (it holds a manifest), so that it is read as one.
+    func isUnpackedBundle(_ path: String) -> Bool
+}
+
+extension BundleOpener {
+    public func isUnpackedBundle(_ path: String) -> Bool { false }
 }
 
 public protocol OpenedBundleStore: AnyObject {
@@ -43,7 +49,8 @@ public struct SourceResolver: Sendable {
             let info = url.appendingPathComponent("Info.json").path
             let persist = url.appendingPathComponent("Persist").path
             guard FileManager.default.fileExists(atPath: info) || FileManager.default.fileExists(atPath: persist) else {
-                throw QueryError("\(path): a directory that is not a log store (no Info.json or Persist/ inside)")
+                if let bundleOpener, bundleOpener.isUnpackedBundle(path) { return .bundle(path) }
+                throw QueryError("\(path): a directory that is neither a log store (no Info.json or Persist/ inside) nor an unpacked bundle (no manifest.json)")
             }
             return .store(url)
         }

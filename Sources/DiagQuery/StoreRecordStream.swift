@@ -11,7 +11,7 @@ struct StoreRecordStream: RecordStream {
     init(store url: URL, selection: RecordSelection, condition: QueryCondition?) throws {
         let store: LogStore
         do {
-            store = try LogStore.open(at: url, options: .readOnly)
+            store = try LogStore.openForReading(at: url)
         } catch let error as StoreError {
             throw QueryError(error: error)
         }

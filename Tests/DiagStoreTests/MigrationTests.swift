@@ -135,3 +135,18 @@ struct Version1Store {
         #expect(error?.description.contains("schema version 1") == true)
     }
 }
+
+/// Readers (`diag show`, `stats`, `explain`) open an old store as it is: upgraded first, then read.
+@Suite struct OpenForReadingTests {
+    @Test func aVersion1StoreOpensForReadingAfterUpgradingInPlace() throws {
+        let folder = try TemporaryDirectory()
+        let old = try Version1Store(in: folder, chunks: [300, 120])
+        let store = try LogStore.openForReading(at: old.url)
+        let records = try store.records().all()
+        #expect(records.count == old.allExpected.count)
+        #expect(records.map(\.eventMessage).sorted() == old.allExpected.map(\.eventMessage).sorted())
+        try store.close()
+        let info = try JSONSerialization.jsonObject(with: Data(contentsOf: old.url.appendingPathComponent("Info.json"))) as? [String: Any]
+        #expect(info?["formatVersion"] as? Int == 2)
+    }
+}

@@ -58,21 +58,23 @@ struct PredicateExplainCommand: ParsableCommand {
     }
 
     func run() throws {
-        let parsed = try PredicateArguments.parse(predicate, variables: variables)
+        let resolved = try SourceArguments.resolve(Array(sources.prefix(1)))
+        let defaults = sources.isEmpty ? [:] : try SourceArguments.variables(for: resolved, overriding: [:])
+        let parsed = try PredicateArguments.parse(predicate, variables: variables, defaults: defaults)
         let plan = parsed.plan()
         var lines = ["predicate: \(parsed.description)"] + plan.explanation
-        if let source = sources.first {
+        if let source = resolved.first, !sources.isEmpty {
             lines += try sourceLines(source, plan: plan)
         }
         StandardStream.output.write(lines.joined(separator: "\n") + "\n")
     }
 
-    private func sourceLines(_ argument: String, plan: QueryPlan) throws -> [String] {
-        switch try SourceArguments.resolve([argument])[0] {
+    private func sourceLines(_ source: QuerySource, plan: QueryPlan) throws -> [String] {
+        switch source {
         case .store(let url):
             let store: LogStore
             do {
-                store = try LogStore.open(at: url, options: .readOnly)
+                store = try LogStore.openForReading(at: url)
             } catch let error as StoreError {
                 throw RuntimeError(error.description)
             }
@@ -93,7 +95,11 @@ struct PredicateExplainCommand: ParsableCommand {
             }
             return lines
         case .bundle(let path):
-            return ["source: bundle \(path): its store snapshot is queried as above"]
+            guard let opener = SourceArguments.bundleOpener else {
+                throw RuntimeError("\(path): this build of diag cannot read bundles")
+            }
+            let opened = try opener.openStore(inBundle: path)
+            return ["source: bundle \(path), its store snapshot:"] + (try sourceLines(.store(opened.storeURL), plan: plan)).map { "  " + $0 }
         case .file(let path):
             return ["source: log file \(path): every record is read and the whole predicate is checked in Swift (SQL applies to stores only)"]
         }
@@ -102,8 +108,8 @@ struct PredicateExplainCommand: ParsableCommand {
 
 enum PredicateArguments {
     /// Parses the predicate with its `--var` values; a bad one is bad input (exit 65) with the caret.
-    static func parse(_ text: String, variables: [String]) throws -> DiagPredicate.Predicate {
-        let bound = try VariableArguments.parse(variables)
+    static func parse(_ text: String, variables: [String], defaults: [String: String] = [:]) throws -> DiagPredicate.Predicate {
+        let bound = defaults.merging(try VariableArguments.parse(variables)) { _, given in given }
         do {
             return try DiagPredicate.Predicate.parse(text, variables: bound)
         } catch {

@@ -114,11 +114,12 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         let predicateText = ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier)
-        let condition = try predicateText.map { try PredicateCondition.make($0, variables: boundVariables) }
+        let querySources = try SourceArguments.resolve(sources)
+        let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
+        let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables) }
         let selection = RecordSelection(
             start: window.start, end: window.end, includeInfo: info, includeDebug: debug,
             processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)
-        let querySources = try SourceArguments.resolve(sources)
         let sink = OutputSink.standardOutput()
         let printer = RecordPrinter(style: style, zone: zone, colored: color.enabled(isTerminal: sink.isTerminal), sink: sink)
         let query = LogQuery(selection: selection, condition: condition)

@@ -81,8 +81,9 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         let text = try predicateFile.map(PredicateFile.read) ?? predicate
-        let condition = try text.map { try PredicateCondition.make($0, variables: boundVariables) }
         let querySources = try SourceArguments.resolve(sources)
+        let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
+        let condition = try text.map { try PredicateCondition.make($0, variables: variables) }
         var tally = StatsTally()
         let hasFile = querySources.contains { if case .file = $0 { true } else { false } }
         let method: String, reason: String?
@@ -121,7 +122,7 @@ struct StatsCommand: ParsableCommand {
             case .file: continue
             }
             do {
-                let store = try LogStore.open(at: url, options: .readOnly)
+                let store = try LogStore.openForReading(at: url)
                 for grouping in StoreGrouping.allCases {
                     for group in try store.groupedCounts(by: grouping, filter: filter) {
                         tally.add(grouping, group.key, events: group.count, bytes: group.messageBytes)

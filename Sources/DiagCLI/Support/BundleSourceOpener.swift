@@ -8,8 +8,22 @@ struct BundleSourceOpener: BundleOpener {
     let opener = BundleStoreOpener()
 
     func openStore(inBundle path: String) throws -> any OpenedBundleStore {
+        try reportingRefusals { try opener.open(path) }
+    }
+
+    func isUnpackedBundle(_ path: String) -> Bool {
+        BundleReader.isBundle(path)
+    }
+
+    /// The repro's identifiers the manifest records (`STORE_ID`, `CONTAINER`, …): the values
+    /// of `$NAME` in a predicate run on the bundle, unless `--var` gives them.
+    func identifiers(ofBundle path: String) throws -> [String: String] {
+        try reportingRefusals { try opener.open(path).bundle.manifest.identifiers }
+    }
+
+    private func reportingRefusals<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try opener.open(path)
+            return try body()
         } catch let error as BundleError {
             if error.exitCode == 65 { throw InputError(error.message) }
             throw RuntimeError(error.message)

@@ -49,6 +49,22 @@ enum SourceArguments {
     /// The bundle reader queries use; DiagBundle provides it.
     static let bundleOpener: (any BundleOpener)? = BundleSourceOpener()
 
+    /// The values of `$NAME` for a predicate over these sources: the identifiers every bundle's
+    /// manifest records, overridden by `--var`. Two bundles that disagree on a name leave it to
+    /// `--var` (an unbound variable is then an error that names it).
+    static func variables(for sources: [QuerySource], overriding bound: [String: String]) throws -> [String: String] {
+        var fromManifests: [String: String] = [:]
+        var conflicting: Set<String> = []
+        for case .bundle(let path) in sources {
+            for (name, value) in try BundleSourceOpener().identifiers(ofBundle: path) {
+                if let known = fromManifests[name], known != value { conflicting.insert(name) }
+                fromManifests[name] = value
+            }
+        }
+        for name in conflicting { fromManifests[name] = nil }
+        return fromManifests.merging(bound) { _, given in given }
+    }
+
     static func resolve(_ arguments: [String]) throws -> [QuerySource] {
         let resolver = SourceResolver(bundleOpener: bundleOpener)
         guard !arguments.isEmpty else {

@@ -24,7 +24,9 @@ final class ChunkReader {
             // (under 64 MiB for a million records) whatever the store's size.
             let tables = try ChunkTables(database)
             guard tables.hasRecords else { return nil }
-            let condition = ChunkCondition(filter: filter, searchIndex: tables.hasSearchIndex)
+            let condition = ChunkCondition(
+                filter: filter, searchIndex: tables.hasSearchIndex,
+                rarity: tables.hasSearchIndex && !filter.messageSearch.isEmpty ? TrigramRarity(database: database) : nil)
             var sql = "SELECT \(ChunkSchema.selectColumns) FROM records\(condition.sql) ORDER BY timestamp, id"
             if let limit = filter.limit { sql += " LIMIT \(max(0, limit))" }
             statement = try database.prepare(sql)

@@ -13,7 +13,9 @@ extension LogStore {
     public func count(filter: StoreFilter = StoreFilter()) throws -> Int64 {
         var total: Int64 = 0
         try forEachChunk(filter) { database, chunk, path in
-            let condition = ChunkCondition(filter: filter, searchIndex: chunk.searchIndex)
+            let condition = ChunkCondition(
+                filter: filter, searchIndex: chunk.searchIndex,
+                rarity: chunk.searchIndex && !filter.messageSearch.isEmpty ? TrigramRarity(database: database) : nil)
             let statement = try database.prepare("SELECT count(*) FROM records\(condition.sql)")
             try statement.bind(condition.bindings)
             if try statement.step() { total += statement.int64(at: 0) }

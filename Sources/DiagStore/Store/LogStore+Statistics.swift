@@ -36,7 +36,9 @@ extension LogStore {
     public func groupedCounts(by grouping: StoreGrouping, filter: StoreFilter = StoreFilter()) throws -> [GroupCount] {
         var groups: [SQLValue: GroupCount] = [:]
         try forEachChunk(filter) { database, chunk, _ in
-            let condition = ChunkCondition(filter: filter, searchIndex: chunk.searchIndex)
+            let condition = ChunkCondition(
+                filter: filter, searchIndex: chunk.searchIndex,
+                rarity: chunk.searchIndex && !filter.messageSearch.isEmpty ? TrigramRarity(database: database) : nil)
             let statement = try database.prepare("""
                 SELECT \(grouping.keyExpression), count(*), coalesce(sum(length(CAST(eventMessage AS BLOB))), 0)
                 FROM records\(condition.sql) GROUP BY 1

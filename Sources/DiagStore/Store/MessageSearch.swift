@@ -22,9 +22,9 @@ enum MessageSearch {
         [needle, nonASCIIPattern]
     }
 
-    /// `"abc" AND "bcd" AND …` over every needle of 3 characters or more (after folding); nil
-    /// when none is.
-    static func matchExpression(needles: [String]) -> String? {
+    /// `"abc" AND "bcd" AND …` over the trigrams of every needle of 3 characters or more (after
+    /// folding) that `choose` keeps (any subset keeps a superset of the records); nil when none is.
+    static func matchExpression(needles: [String], choose: ([String]) -> [String] = { $0 }) -> String? {
         var trigrams: [String] = []
         var seen: Set<String> = []
         for needle in needles {
@@ -39,7 +39,8 @@ enum MessageSearch {
                 if seen.insert(text).inserted { trigrams.append(text) }
             }
         }
-        guard !trigrams.isEmpty else { return nil }
-        return trigrams.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " AND ")
+        let chosen = trigrams.isEmpty ? [] : choose(trigrams)
+        guard !chosen.isEmpty else { return nil }
+        return chosen.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " AND ")
     }
 }

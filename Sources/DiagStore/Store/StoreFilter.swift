@@ -46,7 +46,8 @@ struct ChunkCondition {
     var sql: String
     var bindings: [SQLValueConvertible?]
 
-    init(filter: StoreFilter, searchIndex: Bool) {
+    /// `rarity`, when given, picks the few rarest trigrams of the chunk's index to look up.
+    init(filter: StoreFilter, searchIndex: Bool, rarity: TrigramRarity? = nil) {
         var clauses: [String] = []
         var values: [SQLValueConvertible?] = []
         if let start = filter.start {
@@ -63,7 +64,7 @@ struct ChunkCondition {
         }
         let folded = filter.messageSearch.map(MessageSearchIndex.fold).filter { !$0.isEmpty }
         let indexed = searchIndex ? folded.filter(MessageSearch.usesIndex) : []
-        if let match = MessageSearch.matchExpression(needles: indexed) {
+        if let match = MessageSearch.matchExpression(needles: indexed, choose: { rarity?.rarest($0) ?? $0 }) {
             clauses.append("id IN (SELECT rowid FROM \(ChunkSchema.searchTable) WHERE \(ChunkSchema.searchTable) MATCH ?)")
             values.append(match)
         }
