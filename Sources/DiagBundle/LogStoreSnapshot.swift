@@ -40,7 +40,7 @@ struct LogStoreSnapshot {
     func write(to destination: URL, extraRecords: [LogRecord] = [], chunkReady: (String) throws -> Void = { _ in }) throws -> StoreInfo {
         let info = try Self.openLive(source).info
         let persist = source.appendingPathComponent("Persist", isDirectory: true)
-        var pinned: [(chunk: ChunkInfo, database: Database?)] = try info.chunks
+        var pinned: [(chunk: ChunkInfo, source: SnapshotSource?)] = try info.chunks
             .filter { !$0.sealed || window.overlaps(oldest: $0.oldestTimestamp, newest: $0.newestTimestamp) }
             .compactMap { chunk in
                 let path = persist.appendingPathComponent(chunk.file).path
@@ -53,9 +53,9 @@ struct LogStoreSnapshot {
         for index in pinned.indices {
             let chunk = pinned[index].chunk
             let target = destinationPersist.appendingPathComponent(chunk.file).path
-            try SQLiteSnapshot.copy(pinned[index].database!, to: target)
+            try SQLiteSnapshot.copy(pinned[index].source!, to: target)
             // Closed once copied, so the page caches of a store's many chunks never add up.
-            pinned[index].database = nil
+            pinned[index].source = nil
             if let copied = try trim(target, chunk: chunk) {
                 chunks.append(copied)
                 try chunkReady(copied.file)
