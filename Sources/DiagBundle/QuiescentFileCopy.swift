@@ -1,3 +1,4 @@
+import CArchive
 import DiagStore
 import Foundation
 
@@ -64,7 +65,19 @@ enum QuiescentFileCopy {
         return true
     }
 
+    /// Copies in the kernel (copy_file_range) where it can, else through a 1 MiB buffer.
     private static func copyBytes(from input: Int32, named inputName: String, to output: Int32, named outputName: String) throws {
+        while true {
+            let copied = carchive_copy_file_range(input, output, 1 << 30)
+            if copied > 0 { continue }
+            if copied == 0 { return }
+            switch errno {
+            case EINTR: continue
+            case ENOSYS, EXDEV, EINVAL, EOPNOTSUPP, EPERM: break  // not for these files: copy in user memory
+            default: throw BundleError.failure("cannot copy \(inputName) to \(outputName): \(String(cString: strerror(errno)))")
+            }
+            break
+        }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 4096)
         defer { buffer.deallocate() }
         while true {
