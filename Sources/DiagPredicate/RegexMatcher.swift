@@ -9,6 +9,8 @@ import Foundation
 final class RegexMatcher: @unchecked Sendable {
     let pattern: String
     private let expression: NSRegularExpression
+    /// For `.*X.*`: X alone, searched anywhere (see `unanchoredCore`).
+    private let search: NSRegularExpression?
     private let caseInsensitive: Bool
     /// Literal runs every match contains (lower-cased when case-insensitive), checked by a byte
     /// search before the regex engine runs.
@@ -36,10 +38,41 @@ final class RegexMatcher: @unchecked Sendable {
             // in (?x) mode or an unterminated \Q.
             throw CompileError(reason: "a regular expression may not end inside a (?x) comment or an unterminated \\Q…\\E quote")
         }
+        search = Self.unanchoredCore(pattern).flatMap { try? NSRegularExpression(pattern: $0, options: options) }
+    }
+
+    /// X of a pattern `.*X.*`, when a whole-string match of it exists exactly when X matches
+    /// somewhere: `.` matches everything here (`.dotMatchesLineSeparators`), so the two `.*`
+    /// take whatever lies around X. An unanchored search for X then skips ICU's backtracking
+    /// through the leading `.*` (a full scan's `.*\d{5}\D.*` spent most of its regex time
+    /// there). Nil unless surely so: no `|` (the `.*` would bind to one branch), no `(?`
+    /// (inline flags can turn `s` off; lookarounds), no `\Q…\E`, the first `.*` not made lazy,
+    /// possessive or counted, the last `.` not escaped.
+    static func unanchoredCore(_ pattern: String) -> String? {
+        let scalars = Array(pattern.unicodeScalars)
+        guard scalars.count > 4, pattern.hasPrefix(".*"), pattern.hasSuffix(".*") else { return nil }
+        if pattern.contains("|") || pattern.contains("(?") || pattern.contains("\\Q") || pattern.contains("\\E") { return nil }
+        guard !"?+{*".unicodeScalars.contains(scalars[2]) else { return nil }
+        var backslashes = 0
+        var index = scalars.count - 3
+        while index >= 0, scalars[index] == "\\" {
+            backslashes += 1
+            index -= 1
+        }
+        guard backslashes % 2 == 0 else { return nil }
+        var core = String.UnicodeScalarView()
+        core.append(contentsOf: scalars[2..<(scalars.count - 2)])
+        return String(core)
     }
 
     func matches(_ subject: String) -> Bool {
         if !requiredRuns.isEmpty, !mayMatch(subject) { return false }
+        let range = NSRange(location: 0, length: subject.utf16.count)
+        return (search ?? expression).firstMatch(in: subject, options: [], range: range) != nil
+    }
+
+    /// The whole-string form alone, without the `.*X.*` search: for tests of their equivalence.
+    func matchesAnchored(_ subject: String) -> Bool {
         let range = NSRange(location: 0, length: subject.utf16.count)
         return expression.firstMatch(in: subject, options: [], range: range) != nil
     }
