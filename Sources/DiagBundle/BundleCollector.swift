@@ -37,11 +37,23 @@ public struct BundleCollector {
 
         progress?(BundleProgress(phase: "snapshotting the log store", archivedBytes: 0))
         let storeFolder = root.appendingPathComponent(BundleLayout.logStore, isDirectory: true)
-        // One copy at a time: copying the next chunk while archiving this one saved no time on
-        // two cores and added the two steps' memory together.
-        var chunks: [String] = []
-        try StoreSelection(request: request, redactor: redactor).write(to: storeFolder) { file in
-            chunks.append("\(BundleLayout.logStore)/Persist/\(file)")
+        // The chunks are copied on a thread of their own (byte copies through a 1 MiB buffer)
+        // and archived as each is complete. A redacted selection stays on this thread, which
+        // owns the redactor.
+        let chunks = SnapshotFeed()
+        if let redactor {
+            chunks.run { ready in
+                try StoreSelection(request: request, redactor: redactor).write(to: storeFolder) { file in
+                    try ready("\(BundleLayout.logStore)/Persist/\(file)")
+                }
+            }
+        } else {
+            let request = request
+            chunks.start { ready in
+                try StoreSelection(request: request, redactor: nil).write(to: storeFolder) { file in
+                    try ready("\(BundleLayout.logStore)/Persist/\(file)")
+                }
+            }
         }
         let partial = outputPath + ".partial"
         do {
@@ -55,6 +67,7 @@ public struct BundleCollector {
             manifest = try archive(root: root, top: top, chunks: chunks, to: partial, manifest: manifest,
                                    hostName: hostName, progress: progress)
         } catch {
+            chunks.cancelAndWait()
             try? FileManager.default.removeItem(atPath: partial)
             throw error
         }
@@ -74,7 +87,7 @@ public struct BundleCollector {
     /// Streams the log store's chunks into the archive, then the other staged files while the
     /// summaries are written on another thread, the summaries once ready, the manifest last;
     /// returns the manifest with its record counts and digests.
-    private func archive(root: URL, top: String, chunks: [String], to path: String, manifest: BundleManifest,
+    private func archive(root: URL, top: String, chunks: SnapshotFeed, to path: String, manifest: BundleManifest,
                          hostName: String, progress: ((BundleProgress) -> Void)?) throws -> BundleManifest {
         let writer = try ArchiveWriter(path: path, compression: request.compression,
                                        modificationTime: request.created / Timestamp.nanosecondsPerSecond)
@@ -95,20 +108,31 @@ public struct BundleCollector {
         // The summaries read the snapshot while the archive takes it in: two cores at work.
         let storeFolder = root.appendingPathComponent(BundleLayout.logStore, isDirectory: true)
         let summaries = SummaryJob(storeFolder: storeFolder, root: root, hostName: hostName, manifest: manifest, notes: request.notes)
-        let staged = try stagedFiles(root)
-        summaries.start()
         let statistics: BundleStatistics
         let summaryFiles = ["\(BundleLayout.summaries)/", BundleLayout.stats, BundleLayout.errors, BundleLayout.report]
+        // The summaries read the whole snapshot: they start once the last chunk is copied,
+        // while the chunks still queued are archived.
+        var summariesStarted = false
+        func startSummariesOnceCopied() {
+            guard !summariesStarted, chunks.copyFinished else { return }
+            summariesStarted = true
+            summaries.start()
+        }
         do {
             try add("\(BundleLayout.logStore)/")
             try add("\(BundleLayout.logStore)/Persist/")
-            for chunk in chunks { try add(chunk) }
+            while let chunk = try chunks.next() {
+                startSummariesOnceCopied()
+                try add(chunk)
+            }
+            startSummariesOnceCopied()
+            let staged = try stagedFiles(root)
             for relative in staged where !archived.contains(relative) && !summaryFiles.contains(relative) {
                 try add(relative)
             }
             progress?(BundleProgress(phase: "summarising", archivedBytes: writer.bytesWritten))
         } catch {
-            _ = try? summaries.wait()
+            if summariesStarted { _ = try? summaries.wait() }
             throw error
         }
         statistics = try summaries.wait()

@@ -18,19 +18,22 @@ struct BundleStatistics {
     /// process → minute → level → count.
     var timeline: [String: [Int64: [MessageType: Int64]]] = [:]
 
+    /// Process, sender and subsystem by their `TextInterner` numbers.
     private struct GroupKey: Hashable {
-        var process: String?
-        var sender: String?
-        var subsystem: String?
+        var process: Int32
+        var sender: Int32
+        var subsystem: Int32
         var level: Int64
         var minute: Int64
     }
 
     /// Counts every chunk of the store at `storeDirectory` in one plain scan each, grouped in a
     /// hash table: SQLite's GROUP BY over five columns sorts the whole table through temp files.
+    /// Texts are interned from SQLite's bytes, so a record costs no `String`.
     static func count(storeDirectory: URL) throws -> BundleStatistics {
         var statistics = BundleStatistics()
         var groups: [GroupKey: Int64] = [:]
+        var processes = TextInterner(), senders = TextInterner(), subsystems = TextInterner()
         let persist = storeDirectory.appendingPathComponent("Persist", isDirectory: true)
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? [])
             .filter { $0.hasSuffix(".chunk.sqlite") }.sorted()
@@ -42,8 +45,10 @@ struct BundleStatistics {
                 while try statement.step() {
                     let timestamp = statement.int64(at: 4)
                     let remainder = timestamp % nanosecondsPerMinute
-                    let key = GroupKey(process: statement.optionalString(at: 0), sender: statement.optionalString(at: 1),
-                                       subsystem: statement.optionalString(at: 2), level: statement.int64(at: 3),
+                    let key = GroupKey(process: statement.withTextBytes(at: 0) { processes.number($0) },
+                                       sender: statement.withTextBytes(at: 1) { senders.number($0) },
+                                       subsystem: statement.withTextBytes(at: 2) { subsystems.number($0) },
+                                       level: statement.int64(at: 3),
                                        minute: timestamp - (remainder < 0 ? remainder + nanosecondsPerMinute : remainder))
                     groups[key, default: 0] += 1
                 }
@@ -52,7 +57,8 @@ struct BundleStatistics {
             }
         }
         for (key, count) in groups {
-            statistics.add(process: key.process, sender: key.sender, subsystem: key.subsystem,
+            statistics.add(process: processes.texts[Int(key.process)], sender: senders.texts[Int(key.sender)],
+                           subsystem: subsystems.texts[Int(key.subsystem)],
                            level: MessageType(rawValue: Int(key.level)) ?? .default, minute: key.minute, count: count)
         }
         return statistics

@@ -40,7 +40,7 @@ struct LogStoreSnapshot {
     func write(to destination: URL, extraRecords: [LogRecord] = [], chunkReady: (String) throws -> Void = { _ in }) throws -> StoreInfo {
         let info = try Self.openLive(source).info
         let persist = source.appendingPathComponent("Persist", isDirectory: true)
-        var pinned: [(chunk: ChunkInfo, database: Database?)] = try info.chunks
+        var pinned: [(chunk: ChunkInfo, source: SnapshotSource?)] = try info.chunks
             .filter { !$0.sealed || window.overlaps(oldest: $0.oldestTimestamp, newest: $0.newestTimestamp) }
             .compactMap { chunk in
                 let path = persist.appendingPathComponent(chunk.file).path
@@ -53,9 +53,9 @@ struct LogStoreSnapshot {
         for index in pinned.indices {
             let chunk = pinned[index].chunk
             let target = destinationPersist.appendingPathComponent(chunk.file).path
-            try SQLiteSnapshot.copy(pinned[index].database!, to: target)
+            try SQLiteSnapshot.copy(pinned[index].source!, to: target)
             // Closed once copied, so the page caches of a store's many chunks never add up.
-            pinned[index].database = nil
+            pinned[index].source = nil
             if let copied = try trim(target, chunk: chunk) {
                 chunks.append(copied)
                 try chunkReady(copied.file)
@@ -139,6 +139,8 @@ struct LogStoreSnapshot {
             if figures.count > 0, let oldest = figures.oldest, let newest = figures.newest,
                !window.contains(oldest: oldest, newest: newest)
             {
+                // A staged copy: synced as part of the bundle, not by itself.
+                try database.execute("PRAGMA synchronous = OFF")
                 try database.execute("DELETE FROM records WHERE timestamp < ? OR timestamp >= ?",
                                      [window.start ?? Int64.min, window.end ?? Int64.max])
                 // The search index is contentless: its entries cannot be removed one by one, so a

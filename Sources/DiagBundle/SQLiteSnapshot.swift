@@ -9,24 +9,33 @@ import Foundation
 /// is one self-contained file.
 enum SQLiteSnapshot {
     /// Copies the database open on `source` to `destination` (which must not exist).
-    static func copy(_ source: Database, to destination: String) throws {
+    ///
+    /// The copy is a staged file: it is archived and removed, and the bundle is synced once
+    /// complete, so it is written without syncs or a journal (a crash leaves no bundle at all).
+    /// A file no one can change meanwhile is copied byte for byte (`QuiescentFileCopy`).
+    static func copy(_ source: SnapshotSource, to destination: String) throws {
         do {
-            try source.backup(toPath: destination, pagesPerStep: -1)
+            if try !QuiescentFileCopy.copy(source, to: destination) {
+                try source.database.backup(toPath: destination, pagesPerStep: -1, durability: .temporary)
+            }
             let copy = try Database(path: destination, options: .init(create: false))
+            try copy.execute("PRAGMA synchronous = OFF")
             _ = try copy.scalarText("PRAGMA journal_mode = DELETE")
         } catch {
-            throw BundleError.failure("cannot snapshot \(source.path): \(error)")
+            throw BundleError.failure("cannot snapshot \(source.database.path): \(error)")
         }
     }
 
     /// Opens `path` for reading without changing it: read-only, so closing it never checkpoints
     /// or removes the owner's WAL. The first read maps the file, its WAL and shared memory, so
     /// the connection keeps them readable even if the owner deletes them afterwards.
-    static func openSource(_ path: String) throws -> Database {
+    static func openSource(_ path: String) throws -> SnapshotSource {
         do {
+            let before = SnapshotSource.FileIdentity(path: path)
             let database = try Database(path: path, options: .init(readOnly: true, busyTimeoutMilliseconds: 10_000))
             _ = try database.scalarInt("SELECT count(*) FROM sqlite_master")
-            return database
+            let after = SnapshotSource.FileIdentity(path: path)
+            return SnapshotSource(database: database, identity: before == after ? before : nil)
         } catch let error as SQLiteError where error.isCorruption {
             throw BundleError.badInput("\(path) is not an SQLite database or is damaged (\(error)); --store-file takes a component's SQLite store")
         } catch {

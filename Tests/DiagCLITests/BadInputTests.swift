@@ -54,7 +54,7 @@ import TestSupport
         #expect(missing.stderr == "Error: \(folder.file("absent.log").path): no such file or directory\n")
         let notAStore = try diag(["show", folder.path])
         #expect(notAStore.status == 1)
-        #expect(notAStore.stderr.contains("not a log store"))
+        #expect(notAStore.stderr.contains("neither a log store"))
         let noDefault = try diag(["show"], environment: ["DIAG_STORE": folder.file("none").path])
         #expect(noDefault.status == 1)
         #expect(noDefault.stderr.contains("no log store at \(folder.file("none").path) (the default store)"))

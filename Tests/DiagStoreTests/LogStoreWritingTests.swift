@@ -102,6 +102,26 @@ import TestSupport
         #expect(try store.records().all() == (0..<25).map { StoreTestRecords.full($0) })
     }
 
+    @Test func aBatchCommittedWhenInfoJSONCannotBeSavedIsNotReportedAsFailed() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let store = try LogStore.open(at: url, create: true, options: .init(infoRefreshSeconds: 0))
+        try store.append((0..<10).map { StoreTestRecords.full($0) })
+        // Info.json cannot be replaced any more (a full disk does the same): a non-empty folder.
+        let info = url.appendingPathComponent("Info.json")
+        try FileManager.default.removeItem(at: info)
+        try FileManager.default.createDirectory(at: info.appendingPathComponent("blocked"), withIntermediateDirectories: true)
+        // Committed, so no error: a caller that retried would store the batch twice.
+        try store.append((10..<20).map { StoreTestRecords.full($0) })
+        #expect(try store.records().all() == (0..<20).map { StoreTestRecords.full($0) })
+        try FileManager.default.removeItem(at: info)
+        try store.append((20..<25).map { StoreTestRecords.full($0) })
+        try store.close()
+        let reopened = try LogStore.open(at: url)
+        #expect(reopened.info.recordCount == 25)
+        #expect(try reopened.records().all() == (0..<25).map { StoreTestRecords.full($0) })
+    }
+
     @Test func readOnlyStoreRefusesAppends() throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("s.logarchive")

@@ -58,12 +58,13 @@ struct PredicateExplainCommand: ParsableCommand {
     }
 
     func run() throws {
-        let resolved = try SourceArguments.resolve(Array(sources.prefix(1)))
-        let defaults = sources.isEmpty ? [:] : try SourceArguments.variables(for: resolved, overriding: [:])
+        // Without a SOURCE the plan alone is explained; the default store is not consulted.
+        let resolved = sources.isEmpty ? [] : try SourceArguments.resolve(sources)
+        let defaults = try SourceArguments.variables(for: resolved, overriding: [:])
         let parsed = try PredicateArguments.parse(predicate, variables: variables, defaults: defaults)
         let plan = parsed.plan()
         var lines = ["predicate: \(parsed.description)"] + plan.explanation
-        if let source = resolved.first, !sources.isEmpty {
+        if let source = resolved.first {
             lines += try sourceLines(source, plan: plan)
         }
         StandardStream.output.write(lines.joined(separator: "\n") + "\n")

@@ -40,6 +40,16 @@ extension Statement {
         sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : string(at: index)
     }
 
+    /// Calls `body` with the column's UTF-8 bytes as SQLite holds them (nil for NULL), without
+    /// making a `String`: the bytes are valid only inside `body`.
+    @inline(__always)
+    public func withTextBytes<Result>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result) rethrows -> Result {
+        guard sqlite3_column_type(handle, index) != SQLITE_NULL, let text = sqlite3_column_text(handle, index) else {
+            return try body(nil)
+        }
+        return try body(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))))
+    }
+
     public func blob(at index: Int32) -> [UInt8] {
         guard let bytes = sqlite3_column_blob(handle, index) else { return [] }
         let count = Int(sqlite3_column_bytes(handle, index))

@@ -11,18 +11,22 @@ extension LogStore {
             try requireWritable()
             let (writer, file) = try openWriterLocked()
             guard let range = try writer.append(records) else { return false }
+            // The batch is committed. A failure from here on must not be reported as a failed
+            // append: the caller would send the batch again and it would be stored twice.
+            // Info.json is a summary that the next save, or the next open, rebuilds from the
+            // chunk files, and a rotation that fails is tried again after the next batch.
             let index = state.info.chunks.firstIndex { $0.file == file }!
             state.info.chunks[index].recordCount += Int64(records.count)
             state.info.chunks[index].oldestTimestamp = min(state.info.chunks[index].oldestTimestamp ?? range.oldest, range.oldest)
             state.info.chunks[index].newestTimestamp = max(state.info.chunks[index].newestTimestamp ?? range.newest, range.newest)
-            let size = try writer.logicalSize()
+            let size = (try? writer.logicalSize()) ?? state.info.chunks[index].byteCount
             state.info.chunks[index].byteCount = size
             if size >= options.chunkSizeLimit {
-                try closeWriterLocked()
-                return true
+                try? closeWriterLocked()
+                return state.writer == nil
             }
             if ContinuousClock.now - state.lastInfoSave > .seconds(options.infoRefreshSeconds) {
-                try saveInfoLocked()
+                try? saveInfoLocked()
             }
             return false
         }
