@@ -33,7 +33,8 @@ struct SnapshotSource {
 /// mode, the transaction's shared lock keeps every writer out of the file. In WAL mode, a reader
 /// that begins while the WAL holds no frames reads the file alone and holds the lock that every
 /// checkpoint needs before it writes into the file; and a WAL found empty once the transaction
-/// has begun was empty when it began (emptying it waits for the readers). Writers may go on
+/// has begun was empty when it began (emptying it waits for the readers); this holds only while
+/// the WAL and its -shm (where the locks are) exist and this process may write the -shm. Writers may go on
 /// appending to the WAL meanwhile: the copy is the state when the transaction began.
 /// Anything else (frames in the WAL, an unknown mode, a file replaced) is left to the backup API.
 enum QuiescentFileCopy {
@@ -48,8 +49,12 @@ enum QuiescentFileCopy {
         defer { try? database.execute("COMMIT") }
         _ = try database.scalarInt("SELECT count(*) FROM sqlite_master")  // the read transaction begins here
         if mode == "wal" {
+            // The locks live in the -shm file: without write access to it, SQLite reads through a
+            // private copy, and the checkpoints of others are not held off.
             var status = stat()
-            if stat(database.path + "-wal", &status) == 0, status.st_size != 0 { return false }
+            guard stat(database.path + "-wal", &status) == 0, status.st_size == 0,
+                  access(database.path + "-shm", R_OK | W_OK) == 0
+            else { return false }
         }
         let input = open(database.path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { return false }

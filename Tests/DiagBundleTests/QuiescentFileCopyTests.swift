@@ -57,6 +57,19 @@ struct QuiescentFileCopyTests {
         _ = writer
     }
 
+    @Test func aWALDatabaseItsWriterClosedIsCopiedUnderTheReadersOwnWAL() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("source.sqlite").path
+        do { _ = try makeDatabase(path, journal: "WAL", rows: 800, checkpoint: true) }  // closed: SQLite removes the WAL
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        // The reader opens an empty WAL and a -shm of its own, where a later writer takes its locks.
+        let source = try SQLiteSnapshot.openSource(path)
+        #expect(FileManager.default.fileExists(atPath: path + "-shm"))
+        #expect(try QuiescentFileCopy.copy(source, to: folder.file("copy.sqlite").path))
+        let result = try rows(folder.file("copy.sqlite").path)
+        #expect(result.count == 800 && result.integrity == "ok")
+    }
+
     @Test func aRollbackJournalDatabaseIsCopiedByteForByte() throws {
         let folder = try TemporaryDirectory()
         _ = try makeDatabase(folder.file("source.sqlite").path, journal: "DELETE", rows: 1_500, checkpoint: false)
