@@ -66,13 +66,7 @@ struct BundleCommandOptions {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         created = Int64(now.tv_sec) * Timestamp.nanosecondsPerSecond + Int64(now.tv_nsec)
-        var zone = DisplayZone.fromEnvironment()
-        if let timezone {
-            guard let parsed = DisplayZone(parsing: timezone) else {
-                throw ValidationError("The value '\(timezone)' is invalid for '--timezone'; accepted: UTC, local, ±HHMM or a zone name like Europe/Paris")
-            }
-            zone = parsed
-        }
+        let zone = try TimezoneArgument.zone(timezone)
         if last != nil && start != nil {
             throw ValidationError("--last and --start cannot be used together: --last already sets the start")
         }

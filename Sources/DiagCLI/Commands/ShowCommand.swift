@@ -83,14 +83,7 @@ struct ShowCommand: ParsableCommand {
         if last != nil, start != nil {
             throw ValidationError("--last and --start cannot be used together")
         }
-        if let timezone {
-            guard let parsed = DisplayZone(parsing: timezone) else {
-                throw ValidationError("The value '\(timezone)' is invalid for '--timezone <zone>'; accepted: a zone name like Europe/Paris, UTC, or an offset like +0100 or -05:30")
-            }
-            zone = parsed
-        } else {
-            zone = DisplayZone.fromEnvironment()
-        }
+        zone = try TimezoneArgument.zone(timezone)
         if let year, !(1970...9999).contains(year) {
             throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
         }

@@ -62,14 +62,7 @@ struct StatsCommand: ParsableCommand {
             }
             limit = number
         }
-        if let timezone {
-            guard let parsed = DisplayZone(parsing: timezone) else {
-                throw ValidationError("The value '\(timezone)' is invalid for '--timezone <zone>'; accepted: a zone name like Europe/Paris, UTC, or an offset like +0100")
-            }
-            zone = parsed
-        } else {
-            zone = DisplayZone.fromEnvironment()
-        }
+        zone = try TimezoneArgument.zone(timezone)
         boundVariables = try VariableArguments.parse(variables)
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }

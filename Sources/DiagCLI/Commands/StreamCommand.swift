@@ -49,14 +49,7 @@ struct StreamCommand: ParsableCommand {
                 throw InputError("\(error)")
             }
         }
-        if let timezone {
-            guard let parsed = DisplayZone(parsing: timezone) else {
-                throw ValidationError("The value '\(timezone)' is invalid for '--timezone <zone>'; accepted: a zone name like Europe/Paris, UTC, or an offset like +0100 or -05:30")
-            }
-            zone = parsed
-        } else {
-            zone = DisplayZone.fromEnvironment()
-        }
+        zone = try TimezoneArgument.zone(timezone)
     }
 
     func run() throws {
