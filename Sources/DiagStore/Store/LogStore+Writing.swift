@@ -6,6 +6,16 @@ extension LogStore {
     /// crash of the process. The open chunk rotates after the batch that takes it past
     /// `chunkSizeLimit`, so keep batches to some thousands of records.
     public func append(_ records: some Collection<LogRecord>) throws {
+        try appendBatch(records)
+    }
+
+    /// The same for an array: callers in other modules (diagd's writer) get a version
+    /// specialised for arrays, without a generic call and a record copy per element.
+    public func append(_ records: [LogRecord]) throws {
+        try appendBatch(records)
+    }
+
+    private func appendBatch(_ records: some Collection<LogRecord>) throws {
         guard !records.isEmpty else { return }
         let rotated: Bool = try lock.withLock {
             try requireWritable()
