@@ -40,11 +40,7 @@ public struct BundleCache: Sendable {
             let folder = directory.appendingPathComponent(known)
             if FileManager.default.fileExists(atPath: folder.path) { return (folder, known) }
         }
-        var template = Array(directory.appendingPathComponent(".unpack-XXXXXX").path.utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw BundleError.failure("cannot create a folder in \(directory.path): \(String(cString: strerror(errno)))")
-        }
-        let temporary = URL(fileURLWithPath: String(cString: made), isDirectory: true)
+        let temporary = try UniqueFolder.make(in: directory, prefix: ".unpack-")
         let sha: String
         do {
             let result = try ArchiveExtractor(limits: limits).extract(archivePath, into: temporary)

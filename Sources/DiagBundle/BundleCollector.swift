@@ -185,11 +185,7 @@ public struct BundleCollector {
     }
 
     private func makeStagingFolder(in folder: URL, name: String) throws -> URL {
-        var template = Array(folder.appendingPathComponent(".\(name).staging-XXXXXX").path.utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw BundleError.failure("cannot create a staging folder in \(folder.path): \(String(cString: strerror(errno)))")
-        }
-        return URL(fileURLWithPath: String(cString: made), isDirectory: true)
+        try UniqueFolder.make(in: folder, prefix: ".\(name).staging-")
     }
 
     private func write(_ data: Data, to url: URL, permissions: Int = 0o644) throws {

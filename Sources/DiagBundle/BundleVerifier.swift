@@ -27,11 +27,7 @@ public enum BundleVerifier {
             return compare(try BundleReader.readManifest(root), with: try digests(under: root))
         }
         try FileManager.default.createDirectory(at: cache.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        var template = Array(cache.directory.appendingPathComponent(".verify-XXXXXX").path.utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw BundleError.failure("cannot create a folder in \(cache.directory.path): \(String(cString: strerror(errno)))")
-        }
-        let temporary = URL(fileURLWithPath: String(cString: made), isDirectory: true)
+        let temporary = try UniqueFolder.make(in: cache.directory, prefix: ".verify-")
         defer { try? FileManager.default.removeItem(at: temporary) }
         let result = try ArchiveExtractor(limits: cache.limits).extract(path, into: temporary)
         let root = try BundleReader.topFolder(in: temporary)

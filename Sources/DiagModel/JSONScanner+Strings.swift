@@ -97,7 +97,7 @@ extension JSONScanner {
             }
             appendUTF8(scalar, to: &decoded)
         default:
-            throw error("invalid escape '\\\(describe(at: index - 1).trimmingQuotes)' (accepted: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)", at: escapeStart)
+            throw error("invalid escape '\\\(describe(at: index - 1).trimmingQuotes)' (accepted: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u followed by 4 hex digits)", at: escapeStart)
         }
     }
 
