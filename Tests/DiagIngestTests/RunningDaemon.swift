@@ -92,19 +92,7 @@ final class RawClient {
     let descriptor: Int32
 
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else {
-            Glibc.close(descriptor)
-            throw DaemonFailure("connect \(path): \(String(cString: strerror(errno)))")
-        }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        descriptor = try UnixSocket.connect(path: path)
     }
 
     func write(_ bytes: [UInt8]) {
