@@ -3,7 +3,9 @@
 # `make bench` runs the benchmarks (not tests): each prints its figures beside its reference.
 
 SWIFT ?= swift
-APT_PACKAGES := libsqlite3-dev libarchive-dev sqlite3 zstd
+# zlib1g-dev: gzip bodies for OTLP/HTTP; libpq-dev, postgresql(-contrib for pg_trgm) and rsyslog:
+# `diag fleet` and forwarding, whose tests start a real PostgreSQL 15 and a real rsyslogd.
+APT_PACKAGES := libsqlite3-dev libarchive-dev sqlite3 zstd zlib1g-dev libpq-dev postgresql postgresql-contrib rsyslog
 BENCH_PACKAGES := hyperfine ripgrep time
 FUZZ_SECONDS ?= 30
 CONFIG ?= release

@@ -13,6 +13,8 @@ let package = Package(
         // C libraries from Debian's packages; each is imported by exactly one Swift target.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // The record model: fields, levels, event types, metadata, JSON and timestamps.
         .target(name: "DiagModel", linkerSettings: [.linkedLibrary("m")]),
@@ -30,16 +32,22 @@ let package = Package(
         .target(name: "DiagOutput", dependencies: ["DiagModel"]),
         // Argument parsing and help in the style of swift-argument-parser.
         .target(name: "DiagCommandLine"),
+        // Forwarding records to other pipelines: RFC 5424 over TCP (rsyslog), OTLP/HTTP JSON;
+        // store-and-forward cursors kept in the store; the encodings behind `diag export`.
+        .target(name: "DiagForward", dependencies: ["DiagModel", "DiagStore", "DiagPredicate", "CZlib"]),
         // The ingestion daemon's server side.
-        .target(name: "DiagIngest", dependencies: ["DiagModel", "DiagStore", "DiagPredicate"]),
+        .target(name: "DiagIngest", dependencies: ["DiagModel", "DiagStore", "DiagPredicate", "DiagForward"]),
         // What components link to log; no C dependency.
         .target(name: "DiagClient", dependencies: ["DiagModel"]),
         // Bundles: tar archives through libarchive, manifests, summaries, report.
         .target(name: "DiagBundle", dependencies: ["DiagModel", "DiagStore", "DiagQuery", "DiagOutput", "DiagPredicate", "CArchive"]),
+        // Many bundles in PostgreSQL: loading, the predicate translated to PostgreSQL SQL, stats.
+        .target(name: "DiagFleet", dependencies: ["DiagModel", "DiagPredicate", "DiagQuery", "DiagOutput", "DiagBundle", "CLibPQ"]),
         // The `diag` commands.
         .target(name: "DiagCLI", dependencies: [
             "DiagModel", "DiagStore", "DiagImport", "DiagGenerator", "DiagPredicate",
             "DiagQuery", "DiagOutput", "DiagCommandLine", "DiagIngest", "DiagClient", "DiagBundle",
+            "DiagForward", "DiagFleet",
         ]),
         .executableTarget(name: "diag", dependencies: ["DiagCLI"]),
         .executableTarget(name: "diagd", dependencies: ["DiagIngest", "DiagCommandLine"]),
@@ -67,6 +75,8 @@ let package = Package(
         .testTarget(name: "DiagIngestTests", dependencies: ["DiagIngest", "DiagClient", "TestSupport", "diagd", "diag"]),
         .testTarget(name: "DiagClientTests", dependencies: ["DiagClient", "TestSupport"]),
         .testTarget(name: "DiagBundleTests", dependencies: ["DiagBundle", "TestSupport", "diag"]),
+        .testTarget(name: "DiagForwardTests", dependencies: ["DiagForward", "DiagGenerator", "DiagStore", "TestSupport", "diag", "diagd"]),
+        .testTarget(name: "DiagFleetTests", dependencies: ["DiagFleet", "DiagGenerator", "TestSupport", "diag"]),
         .testTarget(name: "DiagCLITests", dependencies: ["DiagCLI", "TestSupport", "diag", "diagd"], exclude: ["Expected"]),
         .testTarget(name: "SyncDemoTests", dependencies: [
             "SyncDemoKit", "TestSupport", "diag", "diagd", "sync-core", "scheduler", "transport", "notifier", "sync-demo",

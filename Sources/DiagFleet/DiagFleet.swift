@@ -1,0 +1,1 @@
+// The DiagFleet target (bundles in PostgreSQL); its owner fills it in.

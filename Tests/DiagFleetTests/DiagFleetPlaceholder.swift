@@ -1,0 +1,1 @@
+// DiagFleetTests; the fleet owner fills them in.

@@ -1,0 +1,1 @@
+// DiagForwardTests; the forwarding owners fill them in.
