@@ -131,3 +131,9 @@ public struct ForwardConfigurationError: Error, Sendable, Hashable, CustomString
     public var description: String
     public init(_ description: String) { self.description = description }
 }
+
+/// A chunk row the forwarder cannot turn into a record: the chunk, the record id and the value.
+public struct ForwardStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
