@@ -11,6 +11,8 @@ final class OTLPTestReceiver: Sendable {
         case closeMidResponse
         /// Sends raw bytes as the whole answer, then closes.
         case raw([UInt8])
+        /// Never answers; the connection stays open until the client gives up or `stop()`.
+        case hang
     }
 
     struct Request: Sendable {
@@ -113,6 +115,11 @@ final class OTLPTestReceiver: Sendable {
                 return
             case .raw(let bytes):
                 _ = writeAll(connection, bytes)
+                return
+            case .hang:
+                var byte: UInt8 = 0
+                // Returns when the client closes its end (or the receive timeout passes).
+                _ = recv(connection, &byte, 1, Int32(MSG_WAITALL))
                 return
             }
         }
