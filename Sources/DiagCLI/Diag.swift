@@ -20,6 +20,7 @@ public struct Diag: ParsableCommand {
             VerifyCommand.self,
             PredicateCommand.self,
             ConfigCommand.self,
+            FleetCommand.self,
         ])
 
     public init() {}
