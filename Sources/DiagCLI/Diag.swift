@@ -20,6 +20,7 @@ public struct Diag: ParsableCommand {
             VerifyCommand.self,
             PredicateCommand.self,
             ConfigCommand.self,
+            ExportCommand.self,
             FleetCommand.self,
         ])
 
