@@ -1,1 +1,0 @@
-// DiagForwardTests; the forwarding owners fill them in.
