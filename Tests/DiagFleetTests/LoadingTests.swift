@@ -64,6 +64,16 @@ struct LoadingTests {
         #expect(missing.status == 64, "\(missing.stderr)")
     }
 
+    @Test func aDatabaseWithoutBundlesSaysToLoadSome() throws {
+        let fixture = FleetFixture.shared
+        let url = try PostgresServer.shared.makeDatabase()
+        for command in ["show", "stats"] {
+            let shown = try fixture.diag(["fleet", command, "--database", url])
+            #expect(shown.status == 65, "\(shown.stderr)")
+            #expect(shown.stderr.contains("holds no fleet records yet; load bundles with diag fleet load"), "\(shown.stderr)")
+        }
+    }
+
     @Test func anUnreachableServerIsAClearFailure() throws {
         let fixture = FleetFixture.shared
         let port = try PostgresServer.freePort()
