@@ -61,6 +61,25 @@ public final class RecordPrinter {
         written += 1
     }
 
+    /// An NDJSON line that `append` writes (given the zone's offset at `timestamp`): the bytes
+    /// `write(_:)` writes for a record with that JSON, for a source that formats its rows itself.
+    /// Only the ndjson style takes it.
+    public func writeNDJSON(timestamp: Int64, _ append: (inout [UInt8], _ offsetSeconds: Int) throws -> Void) rethrows {
+        precondition(style == .ndjson, "writeNDJSON is for the ndjson style")
+        let offset = zone.offsetSeconds(at: timestamp)
+        try sink.withBuffer { buffer in
+            let start = buffer.count
+            do {
+                try append(&buffer, offset)
+            } catch {
+                buffer.removeSubrange(start...)  // no half line
+                throw error
+            }
+            buffer.append(UInt8(ascii: "\n"))
+        }
+        written += 1
+    }
+
     /// The closing counts (default style) or the array's end (json), then everything is flushed.
     public func finish() {
         switch style {

@@ -17,6 +17,7 @@ enum PredicateCondition {
             sqlWhere: plan.sqlWhere, bindings: plan.bindings, messageSearch: plan.messageSearch,
             start: plan.timeRange.start, end: plan.timeRange.end,
             residual: plan.residual.map { residual in { residual.evaluate($0) } },
+            messageResidual: plan.residual.flatMap { residual in residual.readsOnlyMessage ? { residual.evaluate(message: $0) } : nil },
             matches: predicate.evaluate)
     }
 }

@@ -24,8 +24,22 @@ public final class RecordCursor {
         remaining = filter.limit ?? .max
     }
 
+    /// The reader whose row `nextRow()` handed out last: it moves on at the next call.
+    private var handedOut: ChunkReader?
+
     /// The next record, or nil at the end. Errors name the chunk file concerned.
     public func next() throws -> LogRecord? {
+        try nextRow()?.record()
+    }
+
+    /// The next row, or nil at the end; the row is valid until the next call. Errors name the
+    /// chunk file concerned.
+    public func nextRow() throws -> StoredRow? {
+        if let reader = handedOut {
+            handedOut = nil
+            try reader.advance()
+            if !reader.hasRow { active.removeAll { $0 === reader } }
+        }
         guard remaining > 0 else { return nil }
         while let chunk = pending.first, active.isEmpty || openingTime(of: chunk) <= earliestActive()!.timestamp {
             pending.removeFirst()
@@ -35,11 +49,9 @@ public final class RecordCursor {
         }
         guard let index = earliestActiveIndex() else { return nil }
         let reader = active[index]
-        let record = try reader.record()
-        try reader.advance()
-        if !reader.hasRow { active.remove(at: index) }
+        handedOut = reader
         remaining -= 1
-        return record
+        return StoredRow(reader: reader)
     }
 
     /// Every remaining record, for small results and tests.
