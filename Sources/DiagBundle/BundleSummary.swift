@@ -27,20 +27,16 @@ struct BundleStatistics {
         var minute: Int64
     }
 
-    /// Counts every chunk of the store at `storeDirectory` in one plain scan each, grouped in a
+    /// Counts every chunk of a snapshot in one plain scan each, grouped in a
     /// hash table: SQLite's GROUP BY over five columns sorts the whole table through temp files.
     /// Texts are interned from SQLite's bytes, so a record costs no `String`.
-    static func count(storeDirectory: URL) throws -> BundleStatistics {
+    static func count(_ sources: [SummarySource]) throws -> BundleStatistics {
         var statistics = BundleStatistics()
         var groups: [GroupKey: Int64] = [:]
         var processes = TextInterner(), senders = TextInterner(), subsystems = TextInterner()
-        let persist = storeDirectory.appendingPathComponent("Persist", isDirectory: true)
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? [])
-            .filter { $0.hasSuffix(".chunk.sqlite") }.sorted()
-        for file in files {
-            let path = persist.appendingPathComponent(file).path
+        for source in sources {
             do {
-                let database = try Database(path: path, options: .init(readOnly: true))
+                let database = try source.open()
                 let statement = try database.prepare("SELECT process, sender, subsystem, messageType, timestamp FROM records")
                 while try statement.step() {
                     let timestamp = statement.int64(at: 4)
@@ -53,7 +49,7 @@ struct BundleStatistics {
                     groups[key, default: 0] += 1
                 }
             } catch {
-                throw BundleError.failure("cannot count the records of \(path): \(error)")
+                throw BundleError.failure("cannot count the records of \(source.name): \(error)")
             }
         }
         for (key, count) in groups {
@@ -107,7 +103,7 @@ struct ErrorDigest {
     var count = 0
     var firstRecords: [LogRecord] = []
 
-    static func write(storeDirectory: URL, to file: URL, hostName: String) throws -> ErrorDigest {
+    static func write(_ sources: [SummarySource], to file: URL, hostName: String) throws -> ErrorDigest {
         var digest = ErrorDigest()
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
@@ -118,7 +114,7 @@ struct ErrorDigest {
         let printer = RecordPrinter(style: .default, zone: .utc, hostName: hostName, sink: sink)
         printer.begin()
         do {
-            var stream = try ChunkErrorStream.merged(storeDirectory: storeDirectory)
+            var stream = try ChunkErrorStream.merged(sources)
             while let record = try stream.next() {
                 printer.write(record)
                 digest.count += 1

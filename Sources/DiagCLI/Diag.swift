@@ -21,6 +21,7 @@ public struct Diag: ParsableCommand {
             PredicateCommand.self,
             ConfigCommand.self,
             ExportCommand.self,
+            FleetCommand.self,
         ])
 
     public init() {}
