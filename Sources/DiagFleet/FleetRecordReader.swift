@@ -24,6 +24,8 @@ public final class FleetRecordReader {
         residual = plan.residual
         try FleetSchema.requireLoaded(connection)
         try connection.execute("BEGIN READ ONLY")
+        // Every row is read: plan for the whole result, not for the first 10% (the cursor default).
+        try connection.execute("SET LOCAL cursor_tuple_fraction = 1.0")
         let columns = Self.columns.map { "\"\($0)\"" }.joined(separator: ", ")
         do {
             try connection.execute(

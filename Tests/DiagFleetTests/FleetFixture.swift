@@ -12,13 +12,15 @@ import TestSupport
 /// 3. `window`: a second collect of the first store over a window, so the same records (same
 ///    timestamps) come from two bundles and the tiebreak between bundles shows.
 final class FleetFixture: Sendable {
-    static let shared: FleetFixture = {
+    private static let built: Result<FleetFixture, PostgresServer.ServerError> = {
         do {
-            return try FleetFixture()
+            return .success(try FleetFixture())
         } catch {
-            fatalError("cannot build the fleet test bundles: \(error)")
+            return .failure(PostgresServer.ServerError("cannot build the fleet test bundles and database: \(error)"))
         }
     }()
+
+    static func shared() throws -> FleetFixture { try built.get() }
 
     let folder: TemporaryDirectory
     /// In load order: `diag show` over them in this order is what `diag fleet show` must print.
@@ -45,7 +47,7 @@ final class FleetFixture: Sendable {
             bundles.append(output)
         }
         self.bundles = bundles
-        databaseURL = try PostgresServer.shared.makeDatabase()
+        databaseURL = try PostgresServer.shared().makeDatabase()
         try Self.expectSuccess(diag(["fleet", "load", "--database", databaseURL] + bundles))
     }
 

@@ -12,7 +12,7 @@ struct LoadingTests {
     }
 
     @Test func dayPartitionsHoldTheRecords() throws {
-        let fixture = FleetFixture.shared
+        let fixture = try FleetFixture.shared()
         let connection = try PostgresConnection(url: fixture.databaseURL)
         let result = try connection.execute("""
             SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
@@ -25,8 +25,8 @@ struct LoadingTests {
     }
 
     @Test func loadingTwiceAddsNothing() throws {
-        let fixture = FleetFixture.shared
-        let url = try PostgresServer.shared.makeDatabase()
+        let fixture = try FleetFixture.shared()
+        let url = try PostgresServer.shared().makeDatabase()
         let first = try fixture.diag(["fleet", "load", "--database", url] + fixture.bundles)
         #expect(first.status == 0, "\(first.stderr)")
         let before = try counts(url)
@@ -41,8 +41,8 @@ struct LoadingTests {
     }
 
     @Test func theSameBundleUnpackedIsTheSameBundle() throws {
-        let fixture = FleetFixture.shared
-        let url = try PostgresServer.shared.makeDatabase()
+        let fixture = try FleetFixture.shared()
+        let url = try PostgresServer.shared().makeDatabase()
         let folder = try TemporaryDirectory("fleet-unpacked")
         let tar = try run("/bin/tar", ["-xf", fixture.bundles[2], "-C", folder.path])
         #expect(tar.status == 0, "\(tar.stderr)")
@@ -54,7 +54,7 @@ struct LoadingTests {
     }
 
     @Test func badURLsAreRefusedWithTheAcceptedForms() throws {
-        let fixture = FleetFixture.shared
+        let fixture = try FleetFixture.shared()
         for url in ["not a url", "postgresql://[::1/x", "mysql://db/x"] {
             let shown = try fixture.diag(["fleet", "show", "--database", url])
             #expect(shown.status == 65, "\(url): \(shown.stderr)")
@@ -64,8 +64,18 @@ struct LoadingTests {
         #expect(missing.status == 64, "\(missing.stderr)")
     }
 
+    @Test func aDatabaseWithoutBundlesSaysToLoadSome() throws {
+        let fixture = try FleetFixture.shared()
+        let url = try PostgresServer.shared().makeDatabase()
+        for command in ["show", "stats"] {
+            let shown = try fixture.diag(["fleet", command, "--database", url])
+            #expect(shown.status == 65, "\(shown.stderr)")
+            #expect(shown.stderr.contains("holds no fleet records yet; load bundles with diag fleet load"), "\(shown.stderr)")
+        }
+    }
+
     @Test func anUnreachableServerIsAClearFailure() throws {
-        let fixture = FleetFixture.shared
+        let fixture = try FleetFixture.shared()
         let port = try PostgresServer.freePort()
         let url = "postgresql://postgres:secret@127.0.0.1:\(port)/fleet"
         let loaded = try fixture.diag(["fleet", "load", "--database", url, fixture.bundles[0]])
@@ -75,8 +85,8 @@ struct LoadingTests {
     }
 
     @Test func aCorruptBundleLoadsNothing() throws {
-        let fixture = FleetFixture.shared
-        let url = try PostgresServer.shared.makeDatabase()
+        let fixture = try FleetFixture.shared()
+        let url = try PostgresServer.shared().makeDatabase()
         let folder = try TemporaryDirectory("fleet-corrupt")
         var bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.bundles[0]))
         bytes = bytes.prefix(bytes.count / 2)
@@ -95,8 +105,8 @@ struct LoadingTests {
     }
 
     @Test func aRecordPostgresCannotHoldRollsTheWholeBundleBack() throws {
-        let fixture = FleetFixture.shared
-        let url = try PostgresServer.shared.makeDatabase()
+        let fixture = try FleetFixture.shared()
+        let url = try PostgresServer.shared().makeDatabase()
         let folder = try TemporaryDirectory("fleet-nul")
         // The NUL record comes late, on a later day: a partition and thousands of rows precede it.
         var lines = (0..<3000).map { #"{"timestamp":"2026-11-2\#($0 < 1500 ? 7 : 8) 10:00:00.\#(String(format: "%06d", $0))+0000","process":"p","eventMessage":"line \#($0)"}"# }

@@ -8,13 +8,16 @@ import TestSupport
 /// runs as the `postgres` user Debian's package creates, with the folder handed to that user, and
 /// `setpriv --pdeathsig` ends it even if the test process dies without cleaning up.
 final class PostgresServer: Sendable {
-    static let shared: PostgresServer = {
+    /// Started once; a server that cannot start fails each test that needs it, with the reason.
+    private static let started: Result<PostgresServer, ServerError> = {
         do {
-            return try PostgresServer()
+            return .success(try PostgresServer())
         } catch {
-            fatalError("cannot start PostgreSQL for the fleet tests: \(error)")
+            return .failure(ServerError("cannot start PostgreSQL for the fleet tests: \(error)"))
         }
     }()
+
+    static func shared() throws -> PostgresServer { try started.get() }
 
     let folder: String
     let port: Int
@@ -41,21 +44,10 @@ final class PostgresServer: Sendable {
         var lastError = ""
         for _ in 0..<5 {
             let port = try Self.freePort()
-            let process = Process()
             let server = [binaries + "/postgres", "-D", data, "-k", folder, "-p", String(port),
                           "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
                           "-c", "full_page_writes=off", "-c", "max_connections=60"]
-            if asRoot {
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-                process.arguments = ["--reuid=postgres", "--regid=postgres", "--init-groups", "--pdeathsig=TERM", "--"] + server
-            } else {
-                process.executableURL = URL(fileURLWithPath: server[0])
-                process.arguments = Array(server.dropFirst())
-            }
-            let log = FileHandle(forWritingAtPath: "/dev/null")
-            process.standardOutput = log
-            process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-            try process.run()
+            let process = try ServerThread.spawn(asRoot ? ["/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--pdeathsig=TERM", "--"] + server : server)
             let url = "postgresql://postgres@127.0.0.1:\(port)/postgres?connect_timeout=5"
             let deadline = Date().addingTimeInterval(30)
             while Date() < deadline, process.isRunning {
@@ -116,7 +108,7 @@ final class PostgresServer: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    struct ServerError: Error, CustomStringConvertible {
+    struct ServerError: Error, CustomStringConvertible, Sendable {
         var description: String
         init(_ description: String) { self.description = description }
     }
@@ -135,8 +127,51 @@ final class PostgresServer: Sendable {
     }
 }
 
+// Written once, when the server has started, before `atexit` can run; read only at exit.
 nonisolated(unsafe) private var serverPID: Int32 = 0
 nonisolated(unsafe) private var serverFolder: UnsafeMutablePointer<CChar>?
+
+/// Spawns the server from a thread that lives as long as the server: the parent-death signal
+/// (`--pdeathsig`) follows the spawning *thread*, so a pool thread that retires must not be it.
+enum ServerThread {
+    static func spawn(_ command: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        let outcome = SpawnOutcome()
+        let thread = Thread {
+            do {
+                try process.run()
+                outcome.finish(nil)
+                process.waitUntilExit()
+            } catch {
+                outcome.finish(error)
+            }
+        }
+        thread.start()
+        if let error = outcome.wait() { throw error }
+        return process
+    }
+}
+
+/// The spawning thread's result, handed to the test that waits for it.
+final class SpawnOutcome: @unchecked Sendable {
+    // Safe: `error` is written once before `done` is signalled and read only after waiting on it.
+    private let done = DispatchSemaphore(value: 0)
+    private var error: (any Error)?
+
+    func finish(_ error: (any Error)?) {
+        self.error = error
+        done.signal()
+    }
+
+    func wait() -> (any Error)? {
+        done.wait()
+        return error
+    }
+}
 
 /// Numbers for the per-test databases.
 final class DatabaseCounter: @unchecked Sendable {

@@ -29,7 +29,7 @@ struct PredicateBindingTests {
     }
 
     @Test(arguments: hostile) func hostileValuesSelectWhatDiagShowSelects(text: String) throws {
-        let fixture = FleetFixture.shared
+        let fixture = try FleetFixture.shared()
         let local = try fixture.diag(["show", "--info", "--debug", "--style", "ndjson", "--predicate", text] + fixture.bundles)
         let fleet = try fixture.diag(["fleet", "show", "--database", fixture.databaseURL, "--info", "--debug", "--style", "ndjson", "--predicate", text])
         #expect(fleet.status == 0, "\(fleet.stderr)")
@@ -39,7 +39,7 @@ struct PredicateBindingTests {
     }
 
     @Test func theQuotedProcessIsFoundThroughABoundValue() throws {
-        let fixture = FleetFixture.shared
+        let fixture = try FleetFixture.shared()
         let text = #"process == "it's \"quoted\"; --""#
         let fleetPlan = try plan(text)
         #expect(fleetPlan.isExact)
@@ -81,7 +81,7 @@ struct PredicateBindingTests {
     }
 
     @Test func aBadPredicateIsReportedWithItsCaret() throws {
-        let fixture = FleetFixture.shared
+        let fixture = try FleetFixture.shared()
         let shown = try fixture.diag(["fleet", "show", "--database", fixture.databaseURL, "--predicate", #"process == "a" AND"#])
         #expect(shown.status == 65)
         let local = try fixture.diag(["show", "--predicate", #"process == "a" AND"#, fixture.bundles[0]])

@@ -12,7 +12,7 @@ struct ShowEquivalenceTests {
     ]
 
     @Test(arguments: predicates) func samePrintedRecords(predicate: String) throws {
-        let fixture = FleetFixture.shared
+        let fixture = try FleetFixture.shared()
         let local = try fixture.diag(["show", "--info", "--debug", "--style", "ndjson", "--predicate", predicate] + fixture.bundles)
         let fleet = try fixture.diag(["fleet", "show", "--database", fixture.databaseURL, "--info", "--debug", "--style", "ndjson", "--predicate", predicate])
         #expect(fleet.status == local.status, "\(predicate): \(fleet.stderr)")

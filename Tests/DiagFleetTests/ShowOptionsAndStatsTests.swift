@@ -17,7 +17,7 @@ struct ShowOptionsAndStatsTests {
     ]
 
     @Test(arguments: optionSets) func showOptions(options: [String]) throws {
-        let fixture = FleetFixture.shared
+        let fixture = try FleetFixture.shared()
         let local = try fixture.diag(["show"] + options + fixture.bundles)
         let fleet = try fixture.diag(["fleet", "show", "--database", fixture.databaseURL] + options)
         #expect(fleet.status == 0 && local.status == 0, "\(fleet.stderr) \(local.stderr)")
@@ -26,7 +26,7 @@ struct ShowOptionsAndStatsTests {
     }
 
     @Test func oneBundleByNumberOrIdentity() throws {
-        let fixture = FleetFixture.shared
+        let fixture = try FleetFixture.shared()
         let local = try fixture.diag(["show", "--info", "--debug", "--style", "ndjson", fixture.bundles[1]])
         let byNumber = try fixture.diag(["fleet", "show", "--database", fixture.databaseURL, "--bundle", "2", "--info", "--debug", "--style", "ndjson"])
         #expect(byNumber.status == 0, "\(byNumber.stderr)")
@@ -46,7 +46,7 @@ struct ShowOptionsAndStatsTests {
     ]
 
     @Test(arguments: statsPredicates) func statsAsDiagStats(predicate: String?) throws {
-        let fixture = FleetFixture.shared
+        let fixture = try FleetFixture.shared()
         let filter = predicate.map { ["--predicate", $0] } ?? []
         for style in ["human", "json"] {
             let local = try fixture.diag(["stats", "--style", style, "--count", "all"] + filter + fixture.bundles)
@@ -65,7 +65,7 @@ struct ShowOptionsAndStatsTests {
     }
 
     @Test func exactPredicatesAreCountedInSQL() throws {
-        let fixture = FleetFixture.shared
+        let fixture = try FleetFixture.shared()
         let exact = try fixture.diag(["fleet", "stats", "--database", fixture.databaseURL, "--style", "json", "--predicate", #"process == "apsd""#])
         #expect(exact.stdout.hasPrefix(#"{"method":"sql-aggregate","residual":false"#))
         let residual = try fixture.diag(["fleet", "stats", "--database", fixture.databaseURL, "--style", "json", "--predicate", #"message CONTAINS[cd] "push""#])
