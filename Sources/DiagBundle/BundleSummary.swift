@@ -27,13 +27,15 @@ struct BundleStatistics {
         var minute: Int64
     }
 
-    /// Counts every chunk of a snapshot in one plain scan each, grouped in a
-    /// hash table: SQLite's GROUP BY over five columns sorts the whole table through temp files.
-    /// Texts are interned from SQLite's bytes, so a record costs no `String`.
+    /// Counts every chunk of a snapshot in one plain scan each, grouped in a hash table:
+    /// SQLite's GROUP BY over five columns sorts the whole table through temp files. Texts are
+    /// interned from SQLite's bytes, so a record costs no `String`, and the records of the minute
+    /// being read are tallied apart (`MinuteTally`), so most records cost no hashing either.
     static func count(_ sources: [SummarySource]) throws -> BundleStatistics {
         var statistics = BundleStatistics()
         var groups: [GroupKey: Int64] = [:]
         var processes = TextInterner(), senders = TextInterner(), subsystems = TextInterner()
+        var tally = MinuteTally()
         for source in sources {
             do {
                 let database = try source.open()
@@ -46,18 +48,62 @@ struct BundleStatistics {
                                        subsystem: statement.withTextBytes(at: 2) { subsystems.number($0) },
                                        level: statement.int64(at: 3),
                                        minute: timestamp - (remainder < 0 ? remainder + nanosecondsPerMinute : remainder))
-                    groups[key, default: 0] += 1
+                    if !tally.add(key) {
+                        tally.flush(into: &groups)
+                        tally.add(key)
+                    }
                 }
             } catch {
                 throw BundleError.failure("cannot count the records of \(source.name): \(error)")
             }
         }
+        tally.flush(into: &groups)
         for (key, count) in groups {
             statistics.add(process: processes.texts[Int(key.process)], sender: senders.texts[Int(key.sender)],
                            subsystem: subsystems.texts[Int(key.subsystem)],
                            level: MessageType(rawValue: Int(key.level)) ?? .default, minute: key.minute, count: count)
         }
         return statistics
+    }
+
+    /// The counts of the minute being read, in a short list searched from the entry after the
+    /// one counted last: records come in time order, so a minute holds few distinct keys, and
+    /// interleaved components tend to repeat their order.
+    private struct MinuteTally {
+        static let capacity = 64
+        var minute = Int64.min
+        var keys: [GroupKey] = []
+        var counts: [Int64] = []
+        var hint = 0
+
+        /// Counts `key`; false (nothing counted) when it is of another minute or the list is
+        /// full. An empty list takes any key.
+        @discardableResult
+        mutating func add(_ key: GroupKey) -> Bool {
+            if keys.isEmpty { minute = key.minute }
+            guard key.minute == minute else { return false }
+            var index = hint
+            for _ in 0..<keys.count {
+                if keys[index] == key {
+                    counts[index] += 1
+                    hint = index + 1 == keys.count ? 0 : index + 1
+                    return true
+                }
+                index = index + 1 == keys.count ? 0 : index + 1
+            }
+            guard keys.count < Self.capacity else { return false }
+            keys.append(key)
+            counts.append(1)
+            hint = 0
+            return true
+        }
+
+        mutating func flush(into groups: inout [GroupKey: Int64]) {
+            for (key, count) in zip(keys, counts) { groups[key, default: 0] += count }
+            keys.removeAll(keepingCapacity: true)
+            counts.removeAll(keepingCapacity: true)
+            hint = 0
+        }
     }
 
     mutating func add(process: String?, sender: String?, subsystem: String?, level: MessageType, minute: Int64, count: Int64) {
