@@ -105,26 +105,36 @@ final class ArchiveWriter {
         guard fstat(descriptor, &status) == 0 else {
             throw BundleError.failure("cannot stat \(source.path): \(String(cString: strerror(errno)))")
         }
-        let size = Int64(status.st_size)
+        return try addFile(path, from: descriptor, size: Int64(status.st_size), sourceName: source.path)
+    }
+
+    /// Streams the first `size` bytes of an open file into the archive as a regular file and
+    /// hashes them in the same pass. `adjust` may rewrite each buffer read (given the offset of its
+    /// first byte in the file) before it is hashed and written. The file must not change meanwhile.
+    @discardableResult
+    func addFile(_ path: String, from descriptor: Int32, size: Int64, sourceName: String,
+                 adjust: (UnsafeMutableRawBufferPointer, Int64) -> Void = { _, _ in }) throws -> BundleFileDigest {
         try writeHeader(path: path, fileType: 0o100000, permissions: 0o644, size: size)
         var hasher = SHA256()
-        var remaining = size
-        while remaining > 0 {
+        var offset: Int64 = 0
+        while offset < size {
             let count = try buffer.withUnsafeMutableBytes { bytes -> Int in
-                let wanted = Int(min(Int64(bytes.count), remaining))
-                let count = read(descriptor, bytes.baseAddress, wanted)
+                let wanted = Int(min(Int64(bytes.count), size - offset))
+                let count = pread(descriptor, bytes.baseAddress, wanted, off_t(offset))
                 guard count >= 0 else {
-                    throw BundleError.failure("cannot read \(source.path): \(String(cString: strerror(errno)))")
+                    if errno == EINTR { return 0 }
+                    throw BundleError.failure("cannot read \(sourceName): \(String(cString: strerror(errno)))")
                 }
                 guard count > 0 else {
-                    throw BundleError.failure("\(source.path) shrank while it was archived (\(remaining) bytes missing)")
+                    throw BundleError.failure("\(sourceName) shrank while it was archived (\(size - offset) bytes missing)")
                 }
-                let chunk = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
-                hasher.update(chunk)
-                try writeData(chunk, entry: path)
+                let chunk = UnsafeMutableRawBufferPointer(rebasing: bytes[0..<count])
+                adjust(chunk, offset)
+                hasher.update(UnsafeRawBufferPointer(chunk))
+                try writeData(UnsafeRawBufferPointer(chunk), entry: path)
                 return count
             }
-            remaining -= Int64(count)
+            offset += Int64(count)
         }
         return BundleFileDigest(path: path, size: size, sha256: hasher.hexDigest())
     }

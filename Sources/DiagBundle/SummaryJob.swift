@@ -1,11 +1,12 @@
 import Foundation
 
-/// Writes `summaries/stats.json`, `summaries/errors.txt` and `report.html` from the staged
-/// snapshot on a thread of its own, while the collecting thread archives the snapshot.
+/// Writes `summaries/stats.json`, `summaries/errors.txt` and `report.html` from the snapshot's
+/// chunks on a thread of its own, while the collecting thread archives the snapshot.
 final class SummaryJob: @unchecked Sendable {
-    // Safe: the inputs are immutable; `outcome` is written once by the job's thread and read by
-    // `wait()` only after `done` is signalled, under `condition`.
-    private let storeFolder: URL
+    // Safe: the inputs are immutable; `sources` (and their connections) are used only by the
+    // job's thread once `start` hands them over; `outcome` is written once by the job's thread
+    // and read by `wait()` only after it is signalled, under `condition`.
+    private var sources: [SummarySource] = []
     private let root: URL
     private let hostName: String
     private let manifest: BundleManifest
@@ -13,17 +14,19 @@ final class SummaryJob: @unchecked Sendable {
     private let condition = NSCondition()
     private var outcome: Result<BundleStatistics, any Error>?
 
-    init(storeFolder: URL, root: URL, hostName: String, manifest: BundleManifest, notes: String?) {
-        self.storeFolder = storeFolder
+    init(root: URL, hostName: String, manifest: BundleManifest, notes: String?) {
         self.root = root
         self.hostName = hostName
         self.manifest = manifest
         self.notes = notes
     }
 
-    func start() {
+    /// Starts reading `sources`, every chunk of the snapshot, which the caller no longer uses.
+    func start(_ sources: [SummarySource]) {
+        self.sources = sources
         let thread = Thread { [self] in
             let result = Result { try summarise() }
+            self.sources = []  // closes the live store's connections
             condition.withLock {
                 outcome = result
                 condition.broadcast()
@@ -42,7 +45,7 @@ final class SummaryJob: @unchecked Sendable {
     }
 
     private func summarise() throws -> BundleStatistics {
-        let statistics = try BundleStatistics.count(storeDirectory: storeFolder)
+        let statistics = try BundleStatistics.count(sources)
         let summaries = root.appendingPathComponent(BundleLayout.summaries, isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: summaries, withIntermediateDirectories: true)
@@ -50,7 +53,7 @@ final class SummaryJob: @unchecked Sendable {
         } catch {
             throw BundleError.failure("cannot write \(BundleLayout.stats): \(error.localizedDescription)")
         }
-        let errors = try ErrorDigest.write(storeDirectory: storeFolder, to: root.appendingPathComponent(BundleLayout.errors), hostName: hostName)
+        let errors = try ErrorDigest.write(sources, to: root.appendingPathComponent(BundleLayout.errors), hostName: hostName)
         let report = ReportPage(manifest: manifest, statistics: statistics, errors: errors, notes: notes)
         do {
             try Data(report.html().utf8).write(to: root.appendingPathComponent(BundleLayout.report))

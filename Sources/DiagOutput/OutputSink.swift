@@ -32,8 +32,8 @@ public final class OutputSink {
     }
 
     /// Lets a formatter append straight into the buffer, avoiding a copy per record.
-    public func withBuffer(_ body: (inout [UInt8]) throws -> Void) rethrows {
-        try body(&buffer)
+    public func withBuffer(_ body: (inout [UInt8]) -> Void) {
+        body(&buffer)
         if buffer.count >= capacity { flush() }
     }
 

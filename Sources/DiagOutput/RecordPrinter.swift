@@ -61,23 +61,12 @@ public final class RecordPrinter {
         written += 1
     }
 
-    /// An NDJSON line that `append` writes (given the zone's offset at `timestamp`): the bytes
-    /// `write(_:)` writes for a record with that JSON, for a source that formats its rows itself.
-    /// Only the ndjson style takes it.
-    public func writeNDJSON(timestamp: Int64, _ append: (inout [UInt8], _ offsetSeconds: Int) throws -> Void) rethrows {
+    /// Lines of NDJSON formatted elsewhere (`count` records): the bytes `write(_:)` writes for
+    /// those records, for a source that formats its rows itself. Only the ndjson style takes it.
+    public func writeNDJSON(lines: [UInt8], count: Int) {
         precondition(style == .ndjson, "writeNDJSON is for the ndjson style")
-        let offset = zone.offsetSeconds(at: timestamp)
-        try sink.withBuffer { buffer in
-            let start = buffer.count
-            do {
-                try append(&buffer, offset)
-            } catch {
-                buffer.removeSubrange(start...)  // no half line
-                throw error
-            }
-            buffer.append(UInt8(ascii: "\n"))
-        }
-        written += 1
+        sink.write(lines)
+        written += count
     }
 
     /// The closing counts (default style) or the array's end (json), then everything is flushed.

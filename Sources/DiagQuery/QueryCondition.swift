@@ -17,14 +17,14 @@ public struct QueryCondition {
     /// `residual` decided from the message alone, when it reads no other field: a store checks
     /// it on the message column before decoding a record. Nil when there is no residual or it
     /// reads other fields.
-    public var messageResidual: ((String) -> Bool)?
+    public var messageResidual: (@Sendable (String) -> Bool)?
     /// The predicate, checked entirely in Swift.
     public var matches: (LogRecord) -> Bool
 
     public init(
         sqlWhere: String? = nil, bindings: [SQLValue] = [], messageSearch: [String] = [],
         start: Int64? = nil, end: Int64? = nil, residual: ((LogRecord) -> Bool)? = nil,
-        messageResidual: ((String) -> Bool)? = nil, matches: @escaping (LogRecord) -> Bool
+        messageResidual: (@Sendable (String) -> Bool)? = nil, matches: @escaping (LogRecord) -> Bool
     ) {
         self.sqlWhere = sqlWhere
         self.bindings = bindings

@@ -124,9 +124,11 @@ struct ShowCommand: ParsableCommand {
                 // One store in NDJSON: rows go out straight from the columns, undecoded.
                 printer.begin()
                 defer { printer.finish() }
-                while let row = try rows.next() {
-                    try printer.writeNDJSON(timestamp: row.timestamp) { try rows.appendJSON(of: row, offsetSeconds: $1, to: &$0) }
-                }
+                let zone = self.zone
+                try rows.writeNDJSON(threads: ProcessInfo.processInfo.activeProcessorCount, offsets: {
+                    var zone = zone
+                    return { zone.offsetSeconds(at: $0) }
+                }) { lines, count in printer.writeNDJSON(lines: lines, count: count) }
                 return
             }
             let results = try query.open(querySources, bundleOpener: SourceArguments.bundleOpener, options: options) { issue in

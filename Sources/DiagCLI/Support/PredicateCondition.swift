@@ -13,11 +13,15 @@ enum PredicateCondition {
             throw InputError(error.description)
         }
         let plan = predicate.plan()
+        var messageResidual: (@Sendable (String) -> Bool)?
+        if let residual = plan.residual, residual.readsOnlyMessage {
+            messageResidual = { residual.evaluate(message: $0) }
+        }
         return QueryCondition(
             sqlWhere: plan.sqlWhere, bindings: plan.bindings, messageSearch: plan.messageSearch,
             start: plan.timeRange.start, end: plan.timeRange.end,
             residual: plan.residual.map { residual in { residual.evaluate($0) } },
-            messageResidual: plan.residual.flatMap { residual in residual.readsOnlyMessage ? { residual.evaluate(message: $0) } : nil },
+            messageResidual: messageResidual,
             matches: predicate.evaluate)
     }
 }
