@@ -78,22 +78,30 @@ public struct FleetLoader {
         } catch let error as QueryError {
             throw FleetError(error.isBadInput ? .badInput : .failure, "\(path): \(error.message)")
         }
-        var partitions = try FleetSchema.partitions(on: connection)
+        let attached = try FleetSchema.partitions(on: connection)
+        // Days new to the database are loaded into bare tables and attached at the end, when
+        // PostgreSQL builds their indexes in bulk (several times faster than row by row).
+        var bare: [String: (start: Int64, end: Int64)] = [:]
         var seq: Int64 = 0
         var pending: LogRecord?
-        // The day of the last record sent: later records of that day need no partition check.
-        var day: (start: Int64, end: Int64) = (0, 0)
         var finished = false
         let columns = FleetSchema.recordColumns.map { "\"\($0)\"" }.joined(separator: ", ")
         while !finished {
+            // The table this COPY fills, and the day range it takes.
+            var target = "records"
+            var day: (start: Int64, end: Int64) = (0, 0)
             if let record = pending {
                 let partition = FleetSchema.partition(for: record.timestamp)
-                if !partitions.contains(partition.name) {
-                    try FleetSchema.createPartition(partition, on: connection)
-                    partitions.insert(partition.name)
+                day = (partition.start, partition.end)
+                if !attached.contains(partition.name) {
+                    if bare[partition.name] == nil {
+                        try FleetSchema.createBareDay(partition, on: connection)
+                        bare[partition.name] = (partition.start, partition.end)
+                    }
+                    target = "\"\(partition.name)\""
                 }
             }
-            try connection.copy("COPY records (\(columns)) FROM STDIN") { copy in
+            try connection.copy("COPY \(target) (\(columns)) FROM STDIN") { copy in
                 while true {
                     let next: LogRecord?
                     if let held = pending {
@@ -109,8 +117,8 @@ public struct FleetLoader {
                     guard let record = next else { finished = true; return }
                     if record.timestamp < day.start || record.timestamp >= day.end {
                         let partition = FleetSchema.partition(for: record.timestamp)
-                        // A day without its partition: end this COPY, create it, go on.
-                        guard partitions.contains(partition.name) else { pending = record; return }
+                        // The parent routes rows to attached days; any other day needs its own COPY.
+                        guard target == "records", attached.contains(partition.name) else { pending = record; return }
                         day = (partition.start, partition.end)
                     }
                     do {
@@ -123,6 +131,9 @@ public struct FleetLoader {
                     if seq % 10_000 == 0 { progress(seq) }
                 }
             }
+        }
+        for (name, range) in bare.sorted(by: { $0.key < $1.key }) {
+            try FleetSchema.attachDay((name, range.start, range.end), on: connection)
         }
         progress(seq)
         return seq

@@ -115,8 +115,16 @@ public enum FleetSchema {
         return Set((0..<result.rowCount).compactMap { result.text(row: $0, column: 0) })
     }
 
+    /// A day's table before it is attached: the columns of `records` (with their collations)
+    /// and a CHECK of the day's range, so that attaching it needs no scan to validate it.
     /// DDL takes no parameters: the name and bounds are built from integers here, never from input.
-    static func createPartition(_ partition: (name: String, start: Int64, end: Int64), on connection: PostgresConnection) throws(FleetError) {
-        try connection.execute(#"CREATE TABLE IF NOT EXISTS "\#(partition.name)" PARTITION OF records FOR VALUES FROM (\#(partition.start)) TO (\#(partition.end))"#)
+    static func createBareDay(_ partition: (name: String, start: Int64, end: Int64), on connection: PostgresConnection) throws(FleetError) {
+        try connection.execute(#"CREATE TABLE "\#(partition.name)" (LIKE records INCLUDING DEFAULTS INCLUDING CONSTRAINTS)"#)
+        try connection.execute(#"ALTER TABLE "\#(partition.name)" ADD CONSTRAINT "\#(partition.name)_day" CHECK ("timestamp" >= \#(partition.start) AND "timestamp" < \#(partition.end))"#)
+    }
+
+    /// Attaches a loaded day: PostgreSQL builds the partitioned indexes on it in bulk.
+    static func attachDay(_ partition: (name: String, start: Int64, end: Int64), on connection: PostgresConnection) throws(FleetError) {
+        try connection.execute(#"ALTER TABLE records ATTACH PARTITION "\#(partition.name)" FOR VALUES FROM (\#(partition.start)) TO (\#(partition.end))"#)
     }
 }
