@@ -80,6 +80,21 @@ struct PredicateBindingTests {
         #expect(search.parameters.values == ["%cafe au lait%"])
     }
 
+    @Test func aListLongerThanPostgresTakesRunsInSwift() throws {
+        let list = (1...70_000).map(String.init).joined(separator: ", ")
+        let text = "message CONTAINS[c] \"kelvin\" AND processID IN {\(list)}"
+        let fleetPlan = try plan(text)
+        #expect(!fleetPlan.predicateInSQL)
+        #expect(fleetPlan.parameters.values.count < 100)
+        let fixture = try FleetFixture.shared()
+        let file = try fixture.folder.write("long.predicate", text)
+        let local = try fixture.diag(["show", "--style", "ndjson", "--predicate-file", file] + fixture.bundles)
+        let fleet = try fixture.diag(["fleet", "show", "--database", fixture.databaseURL, "--style", "ndjson", "--predicate-file", file])
+        #expect(fleet.status == 0, "\(fleet.stderr)")
+        #expect(!local.stdout.isEmpty)
+        #expect(fleet.stdout == local.stdout)
+    }
+
     @Test func aBadPredicateIsReportedWithItsCaret() throws {
         let fixture = try FleetFixture.shared()
         let shown = try fixture.diag(["fleet", "show", "--database", fixture.databaseURL, "--predicate", #"process == "a" AND"#])
