@@ -69,9 +69,13 @@ struct PredicateBindingTests {
     }
 
     @Test func whatPostgresCannotDecideExactlyIsCheckedInSwift() throws {
-        let metadata = try plan(#"metadata.storeIdentifier == "ABC""#)
+        let metadata = try plan("metadata.count > 2")
         #expect(!metadata.predicateInSQL)
         #expect(metadata.residual != nil)
+        let text = try plan(#"metadata.storeIdentifier != "ABC" OR metadata.storeIdentifier == nil"#)
+        #expect(text.isExact && text.predicateInSQL)
+        #expect(text.whereSQL.contains(#"("metadata"::json ->> $2::text) COLLATE "C" = $3::text"#), "\(text.whereSQL)")
+        #expect(text.parameters.values.prefix(3) == ["storeIdentifier", "storeIdentifier", "ABC"])
         let nul = try plan(#"process == "a\000b""#)
         #expect(!nul.predicateInSQL)
         let search = try plan(#"message CONTAINS[cd] "Café au lait""#)
