@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A whole-string matcher for the common kind of `MATCHES` pattern: a sequence of
 /// one-character atoms (literals, `.`, `\d`-style classes, `[…]` sets), each with an optional
@@ -11,11 +12,15 @@ import Foundation
 /// automaton is built; a sequence of one-character atoms matches a string exactly when some
 /// split of the string gives each atom one accepted character (or none, or several, as its
 /// quantifier allows), which is what the automaton tracks; laziness does not change whether a
-/// whole-string match exists. What it cannot decide it leaves to the caller: `matches` returns
-/// nil for text that is not ASCII, or holds a carriage return (ICU's `.` takes CR LF as one
-/// character), and `init` fails for every other construct (groups, alternation, anchors,
-/// backreferences, possessive quantifiers, `\Q`, `\x`, …) and for more than 63 positions.
-struct RegexAutomaton: Sendable {
+/// whole-string match exists. Characters past ASCII are asked of NSRegularExpression the first
+/// time they are met (one code point at a time, as ICU matches them), and remembered.
+/// What it cannot decide it leaves to the caller: `matches` returns nil for text that holds a
+/// carriage return (ICU's `.` takes CR LF as one character), for text past ASCII under `[c]`
+/// (ICU folds case to several characters there: `ß` matches `ss`), and once it has met more
+/// than `rememberedLimit` distinct characters past ASCII; `init` fails for every other construct
+/// (groups, alternation, anchors, backreferences, possessive quantifiers, `\Q`, `\x`, …) and
+/// for more than 63 positions.
+final class RegexAutomaton: Sendable {
     /// Bit p: the element after position p accepts the byte.
     private let accepts: [UInt64]
     /// Bit p: the element after position p is taken once at most (exactly once or optionally).
@@ -26,6 +31,13 @@ struct RegexAutomaton: Sendable {
     private let skippable: UInt64
     private let final: UInt64
     private let start: UInt64
+    private let closureSteps: Int
+    private let caseInsensitive: Bool
+    /// Each position's atom alone (`\A(?:atom)\z`), for characters past ASCII.
+    private let atomExpressions: [NSRegularExpression]
+    /// Characters past ASCII met so far, with their bits as in `accepts`.
+    private let remembered = Mutex<[UInt32: UInt64]>([:])
+    static let rememberedLimit = 4096
 
     private enum Count { case once, optional, star }
 
@@ -43,14 +55,17 @@ struct RegexAutomaton: Sendable {
         }
         var accepts = [UInt64](repeating: 0, count: 128)
         var advances: UInt64 = 0, repeats: UInt64 = 0, skippable: UInt64 = 0
-        var tables: [String: [Bool]] = [:]
+        var tables: [String: (expression: NSRegularExpression, ascii: [Bool])] = [:]
+        var atomExpressions: [NSRegularExpression] = []
         for (position, element) in expanded.enumerated() {
             let bit: UInt64 = 1 << UInt64(position)
             if tables[element.atom] == nil {
-                guard let table = Self.asciiTable(element.atom, options: options) else { return nil }
-                tables[element.atom] = table
+                guard let expression = try? NSRegularExpression(pattern: "\\A(?:" + element.atom + ")\\z", options: options) else { return nil }
+                tables[element.atom] = (expression, (0..<128).map { Self.accepts(expression, String(UnicodeScalar(UInt8($0)))) })
             }
-            for byte in 0..<128 where tables[element.atom]![byte] { accepts[byte] |= bit }
+            let table = tables[element.atom]!
+            atomExpressions.append(table.expression)
+            for byte in 0..<128 where table.ascii[byte] { accepts[byte] |= bit }
             switch element.count {
             case .once: advances |= bit
             case .optional: advances |= bit; skippable |= bit
@@ -62,165 +77,92 @@ struct RegexAutomaton: Sendable {
         self.repeats = repeats
         self.skippable = skippable
         final = 1 << UInt64(expanded.count)
-        start = Self.closure(1, skippable: skippable)
+        closureSteps = Self.longestRun(skippable)
+        var start: UInt64 = 1
+        for _ in 0..<closureSteps { start |= (start & skippable) << 1 }
+        self.start = start
+        caseInsensitive = options.contains(.caseInsensitive)
+        self.atomExpressions = atomExpressions
     }
 
-    /// Whether the whole of `text` matches; nil when the text is not ASCII or holds a CR.
+    /// Whether the whole of `text` (valid UTF-8) matches; nil when the automaton cannot tell.
     func matches(_ text: UnsafeBufferPointer<UInt8>) -> Bool? {
         var state = start
-        for byte in text {
-            guard byte < 0x80, byte != 0x0D else { return nil }
-            let taken = state & accepts[Int(byte)]
-            state = Self.closure(((taken & advances) << 1) | (taken & repeats), skippable: skippable)
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            let accepted: UInt64
+            if byte < 0x80 {
+                guard byte != 0x0D else { return nil }
+                accepted = accepts[Int(byte)]
+                index += 1
+            } else {
+                guard !caseInsensitive, let (scalar, length) = Self.scalar(text, at: index), let bits = bits(of: scalar) else { return nil }
+                accepted = bits
+                index += length
+            }
+            let taken = state & accepted
+            state = closure(((taken & advances) << 1) | (taken & repeats))
             if state == 0 {
-                // No position is alive; the rest only needs checking for what we cannot decide.
-                for rest in text where rest >= 0x80 || rest == 0x0D { return nil }
+                // No position is alive; only a CR (or a character past ASCII under [c]) ahead
+                // could make the answer the engine's.
+                for rest in text[index...] where rest == 0x0D || (caseInsensitive && rest >= 0x80) { return nil }
                 return false
             }
         }
         return state & final != 0
     }
 
+    /// The bits of the positions whose atom accepts `scalar`, asked of the engine once.
+    private func bits(of scalar: UInt32) -> UInt64? {
+        if let known = remembered.withLock({ $0[scalar] }) { return known }
+        guard let unicode = Unicode.Scalar(scalar) else { return nil }
+        let text = String(unicode)
+        var bits: UInt64 = 0
+        for (position, expression) in atomExpressions.enumerated() where Self.accepts(expression, text) {
+            bits |= 1 << UInt64(position)
+        }
+        return remembered.withLock { remembered in
+            guard remembered.count < Self.rememberedLimit else { return nil }
+            remembered[scalar] = bits
+            return bits
+        }
+    }
+
+    /// The code point starting at `index` of valid UTF-8, and its length in bytes.
+    private static func scalar(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int)? {
+        let lead = UInt32(text[index])
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
+        guard length > 0, index + length <= text.count else { return nil }
+        var value = lead & (0x7F >> UInt32(length))
+        for offset in 1..<length {
+            let continuation = UInt32(text[index + offset])
+            guard continuation & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | (continuation & 0x3F)
+        }
+        return (value, length)
+    }
+
+    private static func accepts(_ expression: NSRegularExpression, _ text: String) -> Bool {
+        expression.firstMatch(in: text, options: [], range: NSRange(location: 0, length: text.utf16.count)) != nil
+    }
+
+    /// `state` with every position reachable by skipping skippable elements.
     @inline(__always)
-    private static func closure(_ state: UInt64, skippable: UInt64) -> UInt64 {
+    private func closure(_ state: UInt64) -> UInt64 {
         var state = state
-        while true {
-            let next = state | ((state & skippable) << 1)
-            if next == state { return state }
-            state = next
-        }
+        for _ in 0..<closureSteps { state |= (state & skippable) << 1 }
+        return state
     }
 
-    /// Which ASCII characters the atom matches alone, as NSRegularExpression says; nil when it
-    /// cannot be compiled alone.
-    private static func asciiTable(_ atom: String, options: NSRegularExpression.Options) -> [Bool]? {
-        guard let expression = try? NSRegularExpression(pattern: "\\A(?:" + atom + ")\\z", options: options) else { return nil }
-        return (0..<128).map { code in
-            let text = String(UnicodeScalar(UInt8(code)))
-            return expression.firstMatch(in: text, options: [], range: NSRange(location: 0, length: 1)) != nil
+    /// The longest run of skippable positions in a row: how many skips a closure needs.
+    private static func longestRun(_ bits: UInt64) -> Int {
+        var longest = 0, current = 0, bits = bits
+        while bits != 0 {
+            if bits & 1 == 1 { current += 1; longest = max(longest, current) } else { current = 0 }
+            bits >>= 1
         }
-    }
-}
-
-extension RegexAutomaton {
-    struct Element {
-        var atom: String
-        var minimum: Int
-        var maximum: Int?
+        return longest
     }
 
-    /// The pattern as atoms with counts; nil for anything outside the supported kind. With
-    /// `caseInsensitive`, only ASCII patterns (ICU folds non-ASCII literals to several characters).
-    static func parse(_ pattern: String, caseInsensitive: Bool) -> [Element]? {
-        let scalars = Array(pattern.unicodeScalars)
-        if caseInsensitive, !scalars.allSatisfy(\.isASCII) { return nil }
-        var elements: [Element] = []
-        var index = 0
-        while index < scalars.count {
-            guard let (atom, next) = atom(scalars, at: index) else { return nil }
-            index = next
-            var element = Element(atom: atom, minimum: 1, maximum: 1)
-            if index < scalars.count, let (minimum, maximum, after) = quantifier(scalars, at: index) {
-                element.minimum = minimum
-                element.maximum = maximum
-                index = after
-                if index < scalars.count, scalars[index] == "?" { index += 1 }  // lazy: same language
-                if index < scalars.count, "+*?{".unicodeScalars.contains(scalars[index]) { return nil }
-            }
-            elements.append(element)
-        }
-        return elements
-    }
-
-    /// One atom starting at `index` and the index after it.
-    private static func atom(_ scalars: [Unicode.Scalar], at index: Int) -> (String, Int)? {
-        let scalar = scalars[index]
-        switch scalar {
-        case ".":
-            return (".", index + 1)
-        case "\\":
-            guard index + 1 < scalars.count else { return nil }
-            let escaped = scalars[index + 1]
-            if "dDwWsStnrfae".unicodeScalars.contains(escaped) || (escaped.isASCII && !isAlphanumeric(escaped) && escaped.value >= 0x21 && escaped.value < 0x7F) {
-                return ("\\" + String(escaped), index + 2)
-            }
-            return nil
-        case "[":
-            guard let end = setEnd(scalars, from: index) else { return nil }
-            var text = String.UnicodeScalarView()
-            text.append(contentsOf: scalars[index..<end])
-            return (String(text), end)
-        case "^", "$", "|", "(", ")", "]", "{", "}", "*", "+", "?", "#":
-            return nil
-        default:
-            guard scalar.value >= 0x20, scalar.value != 0x7F else { return nil }
-            return (String(scalar), index + 1)
-        }
-    }
-
-    /// The index after the `]` closing the set at `start`. Sets holding `\Q`, `\E`, `\N`, `\x`,
-    /// `\u`, `\U`, `\0`, a `[` of their own, a `&&`, `--`, `:` or `$` are refused: only flat sets.
-    private static func setEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
-        var index = start + 1
-        if index < scalars.count, scalars[index] == "^" { index += 1 }
-        guard index < scalars.count, scalars[index] != "]" else { return nil }
-        while index < scalars.count {
-            let scalar = scalars[index]
-            switch scalar {
-            case "]": return index + 1
-            case "[", "&", ":", "$", "{", "}": return nil
-            case "-":
-                if index + 1 < scalars.count, scalars[index + 1] == "-" { return nil }
-            case "\\":
-                guard index + 1 < scalars.count else { return nil }
-                let escaped = scalars[index + 1]
-                guard "dDwWsStnrf".unicodeScalars.contains(escaped) || (escaped.isASCII && !isAlphanumeric(escaped) && escaped.value >= 0x21) else { return nil }
-                index += 1
-            default:
-                guard scalar.value >= 0x20, scalar.value != 0x7F else { return nil }
-            }
-            index += 1
-        }
-        return nil
-    }
-
-    /// `*`, `+`, `?`, `{n}`, `{n,}` or `{n,m}` at `index`: its counts and the index after it.
-    private static func quantifier(_ scalars: [Unicode.Scalar], at index: Int) -> (Int, Int?, Int)? {
-        switch scalars[index] {
-        case "*": return (0, nil, index + 1)
-        case "+": return (1, nil, index + 1)
-        case "?": return (0, 1, index + 1)
-        case "{":
-            var cursor = index + 1
-            func number() -> Int? {
-                var value = 0, digits = 0
-                while cursor < scalars.count, let digit = Int(String(scalars[cursor])), scalars[cursor].isASCII {
-                    value = value * 10 + digit
-                    digits += 1
-                    cursor += 1
-                    if value > 64 { return nil }
-                }
-                return digits == 0 ? nil : value
-            }
-            guard let minimum = number(), cursor < scalars.count else { return nil }
-            var maximum: Int? = minimum
-            if scalars[cursor] == "," {
-                cursor += 1
-                maximum = cursor < scalars.count && scalars[cursor] == "}" ? nil : number()
-                guard maximum != nil || (cursor < scalars.count && scalars[cursor] == "}") else { return nil }
-            }
-            guard cursor < scalars.count, scalars[cursor] == "}" else { return nil }
-            if let maximum, maximum < minimum { return nil }
-            return (minimum, maximum, cursor + 1)
-        default:
-            return nil
-        }
-    }
-
-    private static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "a"..."z", "A"..."Z", "0"..."9": true
-        default: false
-        }
-    }
 }

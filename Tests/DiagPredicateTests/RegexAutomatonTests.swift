@@ -29,7 +29,8 @@ struct RegexAutomatonTests {
         #".*\d{5}\D.*"#, #"\d+"#, #"\d{2,4}"#, #"\d{3,}x?"#, "a*b+c?", "a*?b+?c??", "[a-c]+[^a-c]*", #"[\d_.-]+"#,
         #"\w+\s\W*"#, #"\S+ \S+"#, ".*", ".+", ".?", "abc", "ABC", "a.c", #"a\.c"#, #"\*\+\?\(\)\[\]\{\}\|\^\$\\"#,
         #"\t\n.*"#, "x{0}y", "x{2}", "x{1,1}", "[A-Z][a-z]*", "[^ ]*", #".*token [0-9]+ bytes.*"#,
-        #"Queue has \d+ pending.*"#, "k", "s+", #"[\]]+"#, #"[\-a]+"#, "[a-]+", "[-a]+", "a b", "#",
+        #"Queue has \d+ pending.*"#, "k", "s+", #"[\]]+"#, #"[\-a]+"#, "[a-]+", "[-a]+", "a b", "#", "é+", ".…",
+        "[^é]*", "[日本]+語", #"\S\s\S"#, #"\w{3}"#, "ǅ", "ﬁ",
     ]
 
     static let subjects = [
@@ -37,7 +38,8 @@ struct RegexAutomatonTests {
         "y", "xx", "xxy", "aaabbb", "bbbc", "ac", "Queue has 12 pending activities", "token 42 bytes", "tokens 42 bytes",
         "\t\nrest", "\tX", "word \u{1}", "word  ", "K", "k", "s", "S", "ss", "]]", "-a-", "a b", "#", "*+?()[]{}|^$\\",
         "line\r\nnext", "\r", "café", "caf\u{E9}12345 ", "١٢٣٤٥x", "Kelvin \u{212A}", "ſ", "straße", "\u{0}12345\u{0}",
-        "Z", "Zebra", "zebra", "a{,3}", "aaa", "_.-9", " ", "x y",
+        "Z", "Zebra", "zebra", "a{,3}", "aaa", "_.-9", " ", "x y", "日本語 12345!", "e\u{301}", "\u{1F600}12345x",
+        "\u{A0}x", "\u{2003}", "Ⅻ", "𝟙𝟚𝟛𝟜𝟝z", "…", "ǅ", "ﬁ",
     ]
 
     @Test func agreesWithTheEngineOnEveryPatternAndSubject() throws {
@@ -85,11 +87,21 @@ struct RegexAutomatonTests {
 
     @Test func leavesToTheEngineWhatItCannotDecide() throws {
         let automaton = try #require(Self.automaton(".*", caseInsensitive: false))
-        #expect(Self.run(automaton, "café") == nil)
+        #expect(Self.run(automaton, "café") == true)
         #expect(Self.run(automaton, "a\r\nb") == nil)
         #expect(Self.run(automaton, "plain") == true)
+        let folded = try #require(Self.automaton("s+", caseInsensitive: true))
+        #expect(Self.run(folded, "ß") == nil, "past ASCII under [c]: ICU folds ß to ss")
+        #expect(Self.run(folded, "SsS") == true)
         let digits = try #require(Self.automaton(#"\d+"#, caseInsensitive: false))
-        #expect(Self.run(digits, "x é") == nil, "non-ASCII after a dead end still goes to the engine")
+        #expect(Self.run(digits, "x \r") == nil, "a CR after a dead end still goes to the engine")
+        #expect(Self.run(digits, "١٢٣") == true, "ICU's \\d takes every decimal digit")
+        // Past so many distinct characters, the rest go to the engine.
+        let any = try #require(Self.automaton(".*", caseInsensitive: false))
+        let many = String(String.UnicodeScalarView((0x4E00..<(0x4E00 + RegexAutomaton.rememberedLimit)).compactMap(Unicode.Scalar.init)))
+        #expect(Self.run(any, many) == true)
+        #expect(Self.run(any, "\u{1F600}") == nil)
+        #expect(Self.run(any, "\u{4E00}") == true, "what it remembers it still decides")
         for pattern in [
             "(ab)", "a|b", "^a", "a$", #"\bword"#, #"(?i)a"#, #"\Qa\E"#, #"\x41"#, #"\u0041"#, #"\1"#, "a*+", "a++", "a?+",
             "a{2}+", #"\p{L}"#, "[[a]]", "[a&&b]", "[:alpha:]", "a**", #"\N{LATIN SMALL LETTER A}"#, #"\X"#, #"\R"#, "a{99}",

@@ -44,7 +44,7 @@ extension RecordRow {
         json.integer(",\"signpostID\":", 19, &bytes)
         json.text(",\"signpostName\":", 20, &bytes)
         json.text(",\"signpostType\":", 21, &bytes)
-        if !statement.isNull(at: 22) {
+        if !statement.isNull(at: 22), !appendStoredMetadata(statement, to: &bytes) {
             let metadata: [String: JSONValue]
             do {
                 metadata = try statement.withUTF8(at: 22) { try MetadataText.decode($0) }
@@ -59,6 +59,19 @@ extension RecordRow {
         }
         json.integer(",\"receiptTime\":", 2, &bytes)
         bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+extension RecordRow {
+    /// Copies the metadata text when it is already the writer's form (`CanonicalMetadata`);
+    /// false when it must be decoded and written again.
+    private static func appendStoredMetadata(_ statement: Statement, to bytes: inout [UInt8]) -> Bool {
+        statement.withUTF8(at: 22) { text in
+            guard CanonicalMetadata.isCanonical(text) else { return false }
+            bytes.append(contentsOf: #","metadata":"#.utf8)
+            bytes.append(contentsOf: text)
+            return true
+        }
     }
 }
 
