@@ -43,6 +43,7 @@ struct LogStoreSnapshot {
     func write(to destination: URL, extraRecords: [LogRecord] = [], chunkReady: (SnapshotChunk) throws -> Void = { _ in }) throws -> StoreInfo {
         let info = try Self.openLive(source).info
         let persist = source.appendingPathComponent("Persist", isDirectory: true)
+        Self.allowEveryDescriptorPermitted()
         var pinned: [(chunk: ChunkInfo, source: SnapshotSource?, reader: Database?)] = try info.chunks
             .filter { !$0.sealed || window.overlaps(oldest: $0.oldestTimestamp, newest: $0.newestTimestamp) }
             .compactMap { chunk in
@@ -101,6 +102,15 @@ struct LogStoreSnapshot {
         // Open until the summaries end, beside every other chunk's: keep each page cache small.
         try reader.database.execute("PRAGMA cache_size = -256")
         return reader.database
+    }
+
+    /// A pinned chunk holds about six descriptors (two connections, each with the file and its
+    /// WAL): the soft limit (often 1,024) is raised to the hard one, so a large store fits.
+    private static func allowEveryDescriptorPermitted() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     private static func size(of path: String) -> Int64 {

@@ -47,4 +47,18 @@ struct CollectStreamingTests {
         let errors = try String(contentsOf: root.appendingPathComponent("summaries/errors.txt"), encoding: .utf8)
         #expect(errors.split(separator: "\n").filter { $0.contains("step ") }.count == 800)
     }
+
+    /// Each pinned chunk holds a few descriptors; a low soft limit does not stop the collection.
+    @Test func aLowSoftDescriptorLimitIsRaised() throws {
+        let folder = try TemporaryDirectory("diag-collect-limit")
+        let store = try BundleQueryTests().makeStore(folder)
+        let chunks = try FileManager.default.contentsOfDirectory(atPath: store + "/Persist").filter { $0.hasSuffix(".chunk.sqlite") }
+        #expect(chunks.count >= 5)
+        let collected = try run("/bin/sh", ["-c", "ulimit -Sn 24 && exec \"$0\" collect --store \"$1\" --output \"$2/\" --compression none",
+                                            BuiltProducts.path("diag"), store, folder.path],
+                                environment: ["XDG_CACHE_HOME": folder.path, "TZ": "UTC"])
+        #expect(collected.status == 0, "\(collected.stderr)")
+        let bundle = try #require(collected.stdout.split(separator: "\n").last.map(String.init))
+        #expect(try BundleQueryTests().diag(["verify", bundle], cache: folder).status == 0)
+    }
 }
