@@ -55,6 +55,10 @@ struct CopyRowEncoder {
         try text(record.signpostName, "signpostName")
         try text(record.signpostType, "signpostType")
         if let metadata = record.metadata {
+            // PostgreSQL's ->> cannot return a string holding U+0000: refused like text fields.
+            guard !metadata.contains(where: { $0.key.utf8.contains(0) || holdsNul($0.value) }) else {
+                throw NulCharacter(field: "metadata")
+            }
             var writer = JSONWriter()
             writer.append(.object(metadata))
             // JSON escapes U+0000 as \u0000: the text itself never holds a NUL.
@@ -63,5 +67,14 @@ struct CopyRowEncoder {
             buffer.append(contentsOf: [0x5C, 0x4E, 0x09])
         }
         buffer[buffer.count - 1] = 0x0A
+    }
+
+    static func holdsNul(_ value: JSONValue) -> Bool {
+        switch value {
+        case .string(let text): text.utf8.contains(0)
+        case .array(let elements): elements.contains(where: holdsNul)
+        case .object(let members): members.contains { $0.key.utf8.contains(0) || holdsNul($0.value) }
+        default: false
+        }
     }
 }

@@ -16,6 +16,8 @@ public struct FleetQuery: Sendable {
         self.bundleID = bundleID
     }
 
+    static let maximumPredicateParameters = 60_000
+
     public func plan() -> FleetPlan {
         var parameters = ParameterList()
         var clauses: [String] = []
@@ -26,7 +28,10 @@ public struct FleetQuery: Sendable {
         if let predicate {
             let plan = predicate.plan()
             if let sql = plan.sqlWhere {
-                if let translated = PostgresTranslator.translate(sql, bindings: plan.bindings, into: &parameters) {
+                // PostgreSQL takes at most 65,535 parameters; a larger plan (a huge IN list) runs in Swift.
+                if plan.bindings.count <= Self.maximumPredicateParameters,
+                   let translated = PostgresTranslator.translate(sql, bindings: plan.bindings, into: &parameters)
+                {
                     clauses.append("(\(translated))")
                     residual = plan.residual
                 } else {

@@ -107,8 +107,7 @@ public final class PostgresConnection {
 
     /// `COPY … FROM STDIN` (text format): `body` writes rows through the `CopyIn` it is given.
     public func copy(_ sql: String, _ body: (CopyIn) throws -> Void) throws {
-        let started = try PostgresResult.checked(PQexec(handle, sql), connection: self, sql: sql, expecting: PGRES_COPY_IN)
-        _ = started
+        try PostgresResult.checked(PQexec(handle, sql), connection: self, sql: sql, expecting: PGRES_COPY_IN)
         let copyIn = CopyIn(connection: self)
         do {
             try body(copyIn)

@@ -33,6 +33,7 @@ enum PostgresTranslator {
         "timestamp", "receiptTime", "messageType", "eventType", "process", "processID", "processImagePath", "userID",
         "sender", "senderImagePath", "subsystem", "category", "threadID", "activityIdentifier",
         "parentActivityIdentifier", "traceID", "eventMessage", "formatString", "signpostID", "signpostName", "signpostType",
+        "metadata",
     ]
 
     enum Token: Equatable {
@@ -40,7 +41,7 @@ enum PostgresTranslator {
         case placeholder
         case number(String)
         case symbol(String)
-        case quoted
+        case string(String)
     }
 
     static func translate(_ sql: String, bindings: [SQLValue], into parameters: inout ParameterList) -> String? {
@@ -52,7 +53,7 @@ enum PostgresTranslator {
         while index < tokens.count {
             let token = tokens[index]
             switch token {
-            case .quoted:
+            case .string:
                 return nil
             case .placeholder:
                 guard nextBinding < bindings.count, let placeholder = bind(bindings[nextBinding], into: &list) else { return nil }
@@ -70,6 +71,31 @@ enum PostgresTranslator {
                     output.append(word.uppercased())
                 case "COALESCE":
                     output.append("coalesce")
+                case "JSON_TYPE":
+                    // json_type(metadata, '$.key') = 'null' | 'text'  →  json_typeof(metadata::json -> 'key') = 'null' | 'string'
+                    guard let key = metadataKey(tokens, at: index, bindings, nextBinding) else { return nil }
+                    nextBinding += 1
+                    output.append(#"json_typeof("metadata"::json -> "# + list.add(key, as: "text") + ")")
+                    index += 6
+                    if index + 1 < tokens.count, tokens[index] == .symbol("="), case .string(let type) = tokens[index + 1] {
+                        guard let name = ["null": "null", "text": "string"][type] else { return nil }
+                        output.append("= '\(name)'")
+                        index += 2
+                    } else if index < tokens.count, case .word(let next) = tokens[index], next.uppercased() == "IS" {
+                        // IS NULL / IS NOT NULL follow.
+                    } else {
+                        return nil
+                    }
+                    continue
+                case "JSON_EXTRACT":
+                    // A string value only: numbers and booleans compare differently in PostgreSQL.
+                    guard let key = metadataKey(tokens, at: index, bindings, nextBinding),
+                          nextBinding + 1 < bindings.count, case .text = bindings[nextBinding + 1]
+                    else { return nil }
+                    nextBinding += 1
+                    output.append(#"("metadata"::json ->> "# + list.add(key, as: "text") + #") COLLATE "C""#)
+                    index += 6
+                    continue
                 case "IS":
                     // IS NULL / IS NOT NULL stay; IS x / IS NOT x are SQLite's null-safe comparisons.
                     var negated = false
@@ -98,6 +124,16 @@ enum PostgresTranslator {
         return output.joined(separator: " ").replacingOccurrences(of: "( ", with: "(").replacingOccurrences(of: " )", with: ")")
             .replacingOccurrences(of: " ,", with: ",")
             .replacingOccurrences(of: "coalesce (", with: "coalesce(")
+    }
+
+    /// `json_…(metadata, ?)` at `index` with a `$.key` binding: the key.
+    static func metadataKey(_ tokens: [Token], at index: Int, _ bindings: [SQLValue], _ nextBinding: Int) -> String? {
+        guard index + 5 < tokens.count, tokens[index + 1] == .symbol("("), tokens[index + 2] == .word("metadata"),
+              tokens[index + 3] == .symbol(","), tokens[index + 4] == .placeholder, tokens[index + 5] == .symbol(")"),
+              nextBinding < bindings.count, case .text(let path) = bindings[nextBinding], path.hasPrefix("$."),
+              !path.utf8.contains(0)
+        else { return nil }
+        return String(path.dropFirst(2))
     }
 
     static func bind(_ value: SQLValue, into parameters: inout ParameterList) -> String? {
@@ -138,7 +174,14 @@ enum PostgresTranslator {
             let c = scalars[index]
             if c == " " || c == "\n" || c == "\t" { index += 1; continue }
             if c == "?" { tokens.append(.placeholder); index += 1; continue }
-            if c == "'" { tokens.append(.quoted); return tokens }
+            if c == "'" {
+                var end = index + 1
+                while end < scalars.count, scalars[end] != "'" { end += 1 }
+                guard end < scalars.count else { return nil }
+                tokens.append(.string(String(String.UnicodeScalarView(scalars[(index + 1)..<end]))))
+                index = end + 1
+                continue
+            }
             if isWordStart(c) {
                 var end = index
                 while end < scalars.count, isWord(scalars[end]) { end += 1 }

@@ -104,13 +104,16 @@ struct LoadingTests {
         #expect(try connection.value(#"SELECT min("bundleID") FROM records"#) == loadedID)
     }
 
-    @Test func aRecordPostgresCannotHoldRollsTheWholeBundleBack() throws {
+    @Test(arguments: [
+        (#""process":"p\u0000q""#, "process"), (#""process":"p","metadata":{"k":["a\u0000"]}"#, "metadata"),
+    ])
+    func aRecordPostgresCannotHoldRollsTheWholeBundleBack(field: String, name: String) throws {
         let fixture = try FleetFixture.shared()
         let url = try PostgresServer.shared().makeDatabase()
         let folder = try TemporaryDirectory("fleet-nul")
         // The NUL record comes late, on a later day: a partition and thousands of rows precede it.
         var lines = (0..<3000).map { #"{"timestamp":"2026-11-2\#($0 < 1500 ? 7 : 8) 10:00:00.\#(String(format: "%06d", $0))+0000","process":"p","eventMessage":"line \#($0)"}"# }
-        lines.append(#"{"timestamp":"2026-11-28 11:00:00+0000","process":"p\u0000q","eventMessage":"nul"}"#)
+        lines.append(#"{"timestamp":"2026-11-28 11:00:00+0000",\#(field),"eventMessage":"nul"}"#)
         let file = try folder.write("nul.ndjson", lines.joined(separator: "\n") + "\n")
         try FleetFixture.expectSuccess(fixture.diag(["import", "--store", folder.file("s").path, file]))
         let bundle = folder.file("nul.tar.gz").path
@@ -120,7 +123,7 @@ struct LoadingTests {
         let loaded = try fixture.diag(["fleet", "load", "--database", url, bundle])
         #expect(loaded.status == 65)
         #expect(loaded.stderr.contains("record 3001 (2026-11-28T11:00:00"), "\(loaded.stderr)")
-        #expect(loaded.stderr.contains("its process holds a NUL character"), "\(loaded.stderr)")
+        #expect(loaded.stderr.contains("its \(name) holds a NUL character"), "\(loaded.stderr)")
         #expect(try counts(url) == before)
         let connection = try PostgresConnection(url: url)
         #expect(try connection.value("SELECT to_regclass('records_20261127')::text") == nil)

@@ -138,6 +138,8 @@ enum ServerThread {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
+        // The postgres user may not enter the test's directory (root's checkout).
+        process.currentDirectoryURL = URL(fileURLWithPath: "/tmp")
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         let outcome = SpawnOutcome()

@@ -69,15 +69,34 @@ struct PredicateBindingTests {
     }
 
     @Test func whatPostgresCannotDecideExactlyIsCheckedInSwift() throws {
-        let metadata = try plan(#"metadata.storeIdentifier == "ABC""#)
+        let metadata = try plan("metadata.count > 2")
         #expect(!metadata.predicateInSQL)
         #expect(metadata.residual != nil)
+        let text = try plan(#"metadata.storeIdentifier != "ABC" OR metadata.storeIdentifier == nil"#)
+        #expect(text.isExact && text.predicateInSQL)
+        #expect(text.whereSQL.contains(#"("metadata"::json ->> $2::text) COLLATE "C" = $3::text"#), "\(text.whereSQL)")
+        #expect(text.parameters.values.prefix(3) == ["storeIdentifier", "storeIdentifier", "ABC"])
         let nul = try plan(#"process == "a\000b""#)
         #expect(!nul.predicateInSQL)
         let search = try plan(#"message CONTAINS[cd] "Café au lait""#)
         #expect(search.predicateInSQL && search.residual != nil)
         #expect(search.whereSQL.contains(#""messageFolded" LIKE $1::text"#))
         #expect(search.parameters.values == ["%cafe au lait%"])
+    }
+
+    @Test func aListLongerThanPostgresTakesRunsInSwift() throws {
+        let list = (1...70_000).map(String.init).joined(separator: ", ")
+        let text = "message CONTAINS[c] \"kelvin\" AND processID IN {\(list)}"
+        let fleetPlan = try plan(text)
+        #expect(!fleetPlan.predicateInSQL)
+        #expect(fleetPlan.parameters.values.count < 100)
+        let fixture = try FleetFixture.shared()
+        let file = try fixture.folder.write("long.predicate", text)
+        let local = try fixture.diag(["show", "--style", "ndjson", "--predicate-file", file] + fixture.bundles)
+        let fleet = try fixture.diag(["fleet", "show", "--database", fixture.databaseURL, "--style", "ndjson", "--predicate-file", file])
+        #expect(fleet.status == 0, "\(fleet.stderr)")
+        #expect(!local.stdout.isEmpty)
+        #expect(fleet.stdout == local.stdout)
     }
 
     @Test func aBadPredicateIsReportedWithItsCaret() throws {
