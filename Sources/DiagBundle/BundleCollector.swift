@@ -37,22 +37,18 @@ public struct BundleCollector {
 
         progress?(BundleProgress(phase: "snapshotting the log store", archivedBytes: 0))
         let storeFolder = root.appendingPathComponent(BundleLayout.logStore, isDirectory: true)
-        // The chunks are copied on a thread of their own (byte copies through a 1 MiB buffer)
-        // and archived as each is complete. A redacted selection stays on this thread, which
-        // owns the redactor.
+        // The chunks are pinned, and those that need it copied, on a thread of their own, and
+        // archived as each is ready. A redacted selection stays on this thread, which owns the
+        // redactor.
         let chunks = SnapshotFeed()
         if let redactor {
             chunks.run { ready in
-                try StoreSelection(request: request, redactor: redactor).write(to: storeFolder) { file in
-                    try ready("\(BundleLayout.logStore)/Persist/\(file)")
-                }
+                try StoreSelection(request: request, redactor: redactor).write(to: storeFolder, chunkReady: ready)
             }
         } else {
             let request = request
             chunks.start { ready in
-                try StoreSelection(request: request, redactor: nil).write(to: storeFolder) { file in
-                    try ready("\(BundleLayout.logStore)/Persist/\(file)")
-                }
+                try StoreSelection(request: request, redactor: nil).write(to: storeFolder, chunkReady: ready)
             }
         }
         let partial = outputPath + ".partial"
@@ -105,25 +101,43 @@ public struct BundleCollector {
             digest.path = relative
             digests.append(digest)
         }
+        // Sealed chunks go from the live store's files straight into the archive, hashed on the
+        // way; should one not be quiescent when its turn comes, it is copied first after all.
+        func addSealed(_ chunk: SealedChunk) throws {
+            let relative = "\(BundleLayout.logStore)/Persist/\(chunk.file)"
+            progress?(BundleProgress(phase: "archiving \(relative)", archivedBytes: writer.bytesWritten))
+            if var digest = try chunk.archive(into: writer, entry: "\(top)/\(relative)") {
+                archived.insert(relative)
+                digest.path = relative
+                digests.append(digest)
+                return
+            }
+            try SQLiteSnapshot.copy(chunk.stream, to: root.appendingPathComponent(relative).path)
+            try add(relative)
+        }
         // The summaries read the snapshot while the archive takes it in: two cores at work.
-        let storeFolder = root.appendingPathComponent(BundleLayout.logStore, isDirectory: true)
-        let summaries = SummaryJob(storeFolder: storeFolder, root: root, hostName: hostName, manifest: manifest, notes: request.notes)
+        let summaries = SummaryJob(root: root, hostName: hostName, manifest: manifest, notes: request.notes)
         let statistics: BundleStatistics
-        let summaryFiles = ["\(BundleLayout.summaries)/", BundleLayout.stats, BundleLayout.errors, BundleLayout.report]
-        // The summaries read the whole snapshot: they start once the last chunk is copied,
-        // while the chunks still queued are archived.
+        // The log store's Info.json holds record counts the summaries take (`SummaryJob`).
+        let summaryFiles = ["\(BundleLayout.logStore)/Info.json", "\(BundleLayout.summaries)/", BundleLayout.stats,
+                            BundleLayout.errors, BundleLayout.report]
+        // The summaries read the whole snapshot: they start once the last chunk is copied (sealed
+        // chunks are read where they are), while the chunks still queued are archived.
         var summariesStarted = false
         func startSummariesOnceCopied() {
             guard !summariesStarted, chunks.copyFinished else { return }
             summariesStarted = true
-            summaries.start()
+            summaries.start(chunks.summaryInputs, storeInfo: chunks.storeInfoToComplete)
         }
         do {
             try add("\(BundleLayout.logStore)/")
             try add("\(BundleLayout.logStore)/Persist/")
             while let chunk = try chunks.next() {
                 startSummariesOnceCopied()
-                try add(chunk)
+                switch chunk {
+                case .staged(let file, _): try add("\(BundleLayout.logStore)/Persist/\(file)")
+                case .sealed(let sealed): try addSealed(sealed)
+                }
             }
             startSummariesOnceCopied()
             let staged = try stagedFiles(root)

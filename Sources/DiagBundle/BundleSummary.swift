@@ -17,6 +17,8 @@ struct BundleStatistics {
     var minutes: [Int64: Int64] = [:]
     /// process → minute → level → count.
     var timeline: [String: [Int64: [MessageType: Int64]]] = [:]
+    /// Records of each source counted, in the order given.
+    var recordsPerSource: [Int64] = []
 
     /// Process, sender and subsystem by their `TextInterner` numbers.
     private struct GroupKey: Hashable {
@@ -27,22 +29,23 @@ struct BundleStatistics {
         var minute: Int64
     }
 
-    /// Counts every chunk of the store at `storeDirectory` in one plain scan each, grouped in a
-    /// hash table: SQLite's GROUP BY over five columns sorts the whole table through temp files.
-    /// Texts are interned from SQLite's bytes, so a record costs no `String`.
-    static func count(storeDirectory: URL) throws -> BundleStatistics {
+    /// Counts every chunk of a snapshot in one plain scan each, grouped in a hash table:
+    /// SQLite's GROUP BY over five columns sorts the whole table through temp files. Texts are
+    /// interned from SQLite's bytes, so a record costs no `String`, and the records of the minute
+    /// being read are tallied apart (`MinuteTally`), so most records cost no hashing either.
+    static func count(_ sources: [SummarySource]) throws -> BundleStatistics {
         var statistics = BundleStatistics()
         var groups: [GroupKey: Int64] = [:]
         var processes = TextInterner(), senders = TextInterner(), subsystems = TextInterner()
-        let persist = storeDirectory.appendingPathComponent("Persist", isDirectory: true)
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? [])
-            .filter { $0.hasSuffix(".chunk.sqlite") }.sorted()
-        for file in files {
-            let path = persist.appendingPathComponent(file).path
+        var tally = MinuteTally()
+        for source in sources {
+            var recordCount: Int64 = 0
+            defer { statistics.recordsPerSource.append(recordCount) }
             do {
-                let database = try Database(path: path, options: .init(readOnly: true))
+                let database = try source.open()
                 let statement = try database.prepare("SELECT process, sender, subsystem, messageType, timestamp FROM records")
                 while try statement.step() {
+                    recordCount += 1
                     let timestamp = statement.int64(at: 4)
                     let remainder = timestamp % nanosecondsPerMinute
                     let key = GroupKey(process: statement.withTextBytes(at: 0) { processes.number($0) },
@@ -50,18 +53,62 @@ struct BundleStatistics {
                                        subsystem: statement.withTextBytes(at: 2) { subsystems.number($0) },
                                        level: statement.int64(at: 3),
                                        minute: timestamp - (remainder < 0 ? remainder + nanosecondsPerMinute : remainder))
-                    groups[key, default: 0] += 1
+                    if !tally.add(key) {
+                        tally.flush(into: &groups)
+                        tally.add(key)
+                    }
                 }
             } catch {
-                throw BundleError.failure("cannot count the records of \(path): \(error)")
+                throw BundleError.failure("cannot count the records of \(source.name): \(error)")
             }
         }
+        tally.flush(into: &groups)
         for (key, count) in groups {
             statistics.add(process: processes.texts[Int(key.process)], sender: senders.texts[Int(key.sender)],
                            subsystem: subsystems.texts[Int(key.subsystem)],
                            level: MessageType(rawValue: Int(key.level)) ?? .default, minute: key.minute, count: count)
         }
         return statistics
+    }
+
+    /// The counts of the minute being read, in a short list searched from the entry after the
+    /// one counted last: records come in time order, so a minute holds few distinct keys, and
+    /// interleaved components tend to repeat their order.
+    private struct MinuteTally {
+        static let capacity = 64
+        var minute = Int64.min
+        var keys: [GroupKey] = []
+        var counts: [Int64] = []
+        var hint = 0
+
+        /// Counts `key`; false (nothing counted) when it is of another minute or the list is
+        /// full. An empty list takes any key.
+        @discardableResult
+        mutating func add(_ key: GroupKey) -> Bool {
+            if keys.isEmpty { minute = key.minute }
+            guard key.minute == minute else { return false }
+            var index = hint
+            for _ in 0..<keys.count {
+                if keys[index] == key {
+                    counts[index] += 1
+                    hint = index + 1 == keys.count ? 0 : index + 1
+                    return true
+                }
+                index = index + 1 == keys.count ? 0 : index + 1
+            }
+            guard keys.count < Self.capacity else { return false }
+            keys.append(key)
+            counts.append(1)
+            hint = 0
+            return true
+        }
+
+        mutating func flush(into groups: inout [GroupKey: Int64]) {
+            for (key, count) in zip(keys, counts) { groups[key, default: 0] += count }
+            keys.removeAll(keepingCapacity: true)
+            counts.removeAll(keepingCapacity: true)
+            hint = 0
+        }
     }
 
     mutating func add(process: String?, sender: String?, subsystem: String?, level: MessageType, minute: Int64, count: Int64) {
@@ -107,7 +154,7 @@ struct ErrorDigest {
     var count = 0
     var firstRecords: [LogRecord] = []
 
-    static func write(storeDirectory: URL, to file: URL, hostName: String) throws -> ErrorDigest {
+    static func write(_ sources: [SummarySource], to file: URL, hostName: String) throws -> ErrorDigest {
         var digest = ErrorDigest()
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
@@ -118,7 +165,7 @@ struct ErrorDigest {
         let printer = RecordPrinter(style: .default, zone: .utc, hostName: hostName, sink: sink)
         printer.begin()
         do {
-            var stream = try ChunkErrorStream.merged(storeDirectory: storeDirectory)
+            var stream = try ChunkErrorStream.merged(sources)
             while let record = try stream.next() {
                 printer.write(record)
                 digest.count += 1

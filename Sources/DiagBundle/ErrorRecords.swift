@@ -17,9 +17,9 @@ struct ChunkErrorStream: RecordStream {
     private let statement: Statement
     private let path: String
 
-    init(path: String) throws {
-        self.path = path
-        database = try Database(path: path, options: .init(readOnly: true))
+    init(_ source: SummarySource) throws {
+        path = source.name
+        database = try source.open()
         // One of these is open per chunk at once: keep each one's page cache (and sorter) small.
         try database.execute("PRAGMA cache_size = -256")
         statement = try database.prepare("SELECT \(Self.columns) FROM records WHERE messageType IN (16, 17) ORDER BY timestamp")
@@ -51,11 +51,8 @@ struct ChunkErrorStream: RecordStream {
             receiptTime: statement.optionalInt64(at: 1))
     }
 
-    /// Every chunk's errors of the store at `storeDirectory`, merged in time order.
-    static func merged(storeDirectory: URL) throws -> MergedRecordStream {
-        let persist = storeDirectory.appendingPathComponent("Persist", isDirectory: true)
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? [])
-            .filter { $0.hasSuffix(".chunk.sqlite") }.sorted()
-        return MergedRecordStream(try files.map { try ChunkErrorStream(path: persist.appendingPathComponent($0).path) })
+    /// Every chunk's errors, merged in time order.
+    static func merged(_ sources: [SummarySource]) throws -> MergedRecordStream {
+        MergedRecordStream(try sources.map { try ChunkErrorStream($0) })
     }
 }

@@ -24,57 +24,91 @@ public struct BundleWindow: Sendable, Hashable {
     }
 }
 
-/// Copies the chunks of a live log store that hold records of a window into a new store
-/// directory, chunk by chunk, each as a consistent SQLite snapshot.
+/// Takes the chunks of a live log store that hold records of a window into a bundle's store,
+/// chunk by chunk, each as a consistent SQLite snapshot.
 ///
-/// Every chunk that may hold records of the window is opened before any is copied, so a chunk
+/// Every chunk that may hold records of the window is opened before any is read, so a chunk
 /// that diagd expires meanwhile stays readable: the snapshot holds every record committed before
-/// the collection began. Chunks that reach outside the window are trimmed to it.
+/// the collection began. A sealed chunk inside the window goes to the archive straight from its
+/// file (`SealedChunk`); the others (the chunk being written, chunks that reach outside the window,
+/// which are trimmed to it) are copied into the staging folder first.
 struct LogStoreSnapshot {
     var source: URL
     var window: BundleWindow
 
-    /// Writes `destination/Persist/…` then `destination/Info.json`; returns the new store's figures.
-    /// `extraRecords` (diagd's in-memory ring) become chunks of their own after the others.
-    /// `chunkReady` gets each chunk's file name once that file is complete and will not change.
-    func write(to destination: URL, extraRecords: [LogRecord] = [], chunkReady: (String) throws -> Void = { _ in }) throws -> StoreInfo {
+    /// Writes the staged chunks under `destination/Persist/` and returns the store's `Info.json`,
+    /// which lists every chunk; the sealed chunks' `recordCount` is left at 0 for the summaries,
+    /// which count their records anyway (`SummaryJob`). `extraRecords` (diagd's in-memory ring)
+    /// become chunks of their own after the others. `chunkReady` gets each chunk once it is ready:
+    /// a staged file complete and final, or a sealed chunk to stream.
+    func write(to destination: URL, extraRecords: [LogRecord] = [], chunkReady: (SnapshotChunk) throws -> Void = { _ in }) throws -> StoreInfo {
         let info = try Self.openLive(source).info
         let persist = source.appendingPathComponent("Persist", isDirectory: true)
-        var pinned: [(chunk: ChunkInfo, source: SnapshotSource?)] = try info.chunks
+        Self.allowEveryDescriptorPermitted()
+        var pinned: [(chunk: ChunkInfo, source: SnapshotSource?, reader: Database?)] = try info.chunks
             .filter { !$0.sealed || window.overlaps(oldest: $0.oldestTimestamp, newest: $0.newestTimestamp) }
             .compactMap { chunk in
                 let path = persist.appendingPathComponent(chunk.file).path
                 guard FileManager.default.fileExists(atPath: path) else { return nil }
-                return (chunk, try SQLiteSnapshot.openSource(path))
+                let source = try SQLiteSnapshot.openSource(path)
+                return (chunk, source, chunk.sealed ? try Self.openReader(path, identity: source.identity) : nil)
             }
         let destinationPersist = destination.appendingPathComponent("Persist", isDirectory: true)
         try FileManager.default.createDirectory(at: destinationPersist, withIntermediateDirectories: true)
         var chunks: [ChunkInfo] = []
+        // Sealed chunks inside the window first: the archive streams them while the rest is copied.
         for index in pinned.indices {
+            guard let reader = pinned[index].reader, let stream = pinned[index].source else { continue }
+            let measured = try measureSealed(reader, chunk: pinned[index].chunk, size: Self.size(of: stream.database.path))
+            guard let oldest = measured.oldestTimestamp, let newest = measured.newestTimestamp,
+                  measured.sealed, window.contains(oldest: oldest, newest: newest)
+            else { continue }
+            pinned[index].source = nil
+            chunks.append(measured)
+            try chunkReady(.sealed(SealedChunk(file: measured.file, stream: stream, reader: reader)))
+        }
+        for index in pinned.indices {
+            guard let source = pinned[index].source else { continue }
             let chunk = pinned[index].chunk
             let target = destinationPersist.appendingPathComponent(chunk.file).path
-            try SQLiteSnapshot.copy(pinned[index].source!, to: target)
+            try SQLiteSnapshot.copy(source, to: target)
             // Closed once copied, so the page caches of a store's many chunks never add up.
-            pinned[index].source = nil
+            pinned[index] = (chunk, nil, nil)
             if let copied = try trim(target, chunk: chunk) {
                 chunks.append(copied)
-                try chunkReady(copied.file)
+                try chunkReady(.staged(file: copied.file, path: target))
             }
         }
         let nextSequence = (info.chunks.map(\.sequence).max() ?? 0) + 1
         for extra in try writeExtra(extraRecords, into: destination, firstSequence: nextSequence) {
             chunks.append(extra)
-            try chunkReady(extra.file)
+            try chunkReady(.staged(file: extra.file, path: destinationPersist.appendingPathComponent(extra.file).path))
         }
-        let snapshotInfo = StoreInfo(identifier: info.identifier, chunks: chunks)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        do {
-            try encoder.encode(snapshotInfo).write(to: destination.appendingPathComponent("Info.json"))
-        } catch {
-            throw BundleError.failure("cannot write the snapshot's Info.json: \(error.localizedDescription)")
-        }
-        return snapshotInfo
+        return StoreInfo(identifier: info.identifier, chunks: chunks)
+    }
+
+    /// A second connection to a sealed chunk, for the summaries, or nil when the file at `path`
+    /// is not the one the streaming connection opened (the chunk is then copied instead).
+    private static func openReader(_ path: String, identity: SnapshotSource.FileIdentity?) throws -> Database? {
+        let reader = try SQLiteSnapshot.openSource(path)
+        guard identity != nil, reader.identity == identity else { return nil }
+        // Open until the summaries end, beside every other chunk's: keep each page cache small.
+        try reader.database.execute("PRAGMA cache_size = -256")
+        return reader.database
+    }
+
+    /// A pinned chunk holds about six descriptors (two connections, each with the file and its
+    /// WAL): the soft limit (often 1,024) is raised to the hard one, so a large store fits.
+    private static func allowEveryDescriptorPermitted() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
+    private static func size(of path: String) -> Int64 {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int64(status.st_size) : 0
     }
 
     /// Writes records that are in no chunk through a store of their own, then moves its chunks
@@ -162,6 +196,22 @@ struct LogStoreSnapshot {
             throw error
         } catch {
             throw BundleError.failure("cannot trim the snapshot of \(chunk.file) to the window: \(error)")
+        }
+    }
+
+    /// A sealed chunk's figures read through `database`, but its record count (0 here): the
+    /// oldest and newest times come from its timestamp index, one lookup each, while a count
+    /// would read a whole index. `size` is its file's size.
+    private func measureSealed(_ database: Database, chunk: ChunkInfo, size: Int64) throws -> ChunkInfo {
+        do {
+            let names = try indexNames(database)
+            let oldest = try database.scalarInt("SELECT min(timestamp) FROM records")
+            let newest = try database.scalarInt("SELECT max(timestamp) FROM records")
+            return ChunkInfo(file: chunk.file, sequence: chunk.sequence, sealed: names.contains("records_timestamp"),
+                             recordCount: 0, oldestTimestamp: oldest, newestTimestamp: newest,
+                             byteCount: size, searchIndex: names.contains("message_search"))
+        } catch {
+            throw BundleError.failure("cannot read the figures of \(database.path): \(error)")
         }
     }
 

@@ -41,6 +41,20 @@ enum QuiescentFileCopy {
     /// Copies `source` to `destination` (which must not exist) and returns true, or returns false
     /// without creating `destination` when a byte copy would not be consistent.
     static func copy(_ source: SnapshotSource, to destination: String) throws -> Bool {
+        try withQuiescentFile(source) { input, _ in
+            let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard output >= 0 else {
+                throw BundleError.failure("cannot create \(destination): \(String(cString: strerror(errno)))")
+            }
+            defer { close(output) }
+            try copyBytes(from: input, named: source.database.path, to: output, named: destination)
+        }
+    }
+
+    /// Runs `body` with a descriptor of the source's file, open for reading at offset 0, and its
+    /// size, inside a read transaction during which no one can change the file; returns true.
+    /// Returns false without calling `body` when SQLite does not guarantee that.
+    static func withQuiescentFile(_ source: SnapshotSource, _ body: (_ descriptor: Int32, _ size: Int64) throws -> Void) throws -> Bool {
         guard let identity = source.identity else { return false }
         let database = source.database
         let mode = (try database.scalarText("PRAGMA journal_mode") ?? "").lowercased()
@@ -61,12 +75,7 @@ enum QuiescentFileCopy {
         defer { close(input) }
         var status = stat()
         guard fstat(input, &status) == 0, SnapshotSource.FileIdentity(status) == identity else { return false }
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard output >= 0 else {
-            throw BundleError.failure("cannot create \(destination): \(String(cString: strerror(errno)))")
-        }
-        defer { close(output) }
-        try copyBytes(from: input, named: database.path, to: output, named: destination)
+        try body(input, Int64(status.st_size))
         return true
     }
 

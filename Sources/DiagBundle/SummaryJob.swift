@@ -1,11 +1,14 @@
+import DiagStore
 import Foundation
 
-/// Writes `summaries/stats.json`, `summaries/errors.txt` and `report.html` from the staged
-/// snapshot on a thread of its own, while the collecting thread archives the snapshot.
+/// Writes `summaries/stats.json`, `summaries/errors.txt` and `report.html` from the snapshot's
+/// chunks on a thread of its own, while the collecting thread archives the snapshot.
 final class SummaryJob: @unchecked Sendable {
-    // Safe: the inputs are immutable; `outcome` is written once by the job's thread and read by
-    // `wait()` only after `done` is signalled, under `condition`.
-    private let storeFolder: URL
+    // Safe: the inputs are immutable; `sources` (and their connections) are used only by the
+    // job's thread once `start` hands them over; `outcome` is written once by the job's thread
+    // and read by `wait()` only after it is signalled, under `condition`.
+    private var sources: [SummarySource] = []
+    private var storeInfo: StoreInfo?
     private let root: URL
     private let hostName: String
     private let manifest: BundleManifest
@@ -13,17 +16,22 @@ final class SummaryJob: @unchecked Sendable {
     private let condition = NSCondition()
     private var outcome: Result<BundleStatistics, any Error>?
 
-    init(storeFolder: URL, root: URL, hostName: String, manifest: BundleManifest, notes: String?) {
-        self.storeFolder = storeFolder
+    init(root: URL, hostName: String, manifest: BundleManifest, notes: String?) {
         self.root = root
         self.hostName = hostName
         self.manifest = manifest
         self.notes = notes
     }
 
-    func start() {
+    /// Starts reading `sources`, every chunk of the snapshot, which the caller no longer uses.
+    /// `storeInfo`, if given, is the snapshot's `Info.json` to write once the records of its
+    /// sealed chunks are counted.
+    func start(_ sources: [SummarySource], storeInfo: StoreInfo?) {
+        self.sources = sources
+        self.storeInfo = storeInfo
         let thread = Thread { [self] in
             let result = Result { try summarise() }
+            self.sources = []  // closes the live store's connections
             condition.withLock {
                 outcome = result
                 condition.broadcast()
@@ -42,7 +50,8 @@ final class SummaryJob: @unchecked Sendable {
     }
 
     private func summarise() throws -> BundleStatistics {
-        let statistics = try BundleStatistics.count(storeDirectory: storeFolder)
+        let statistics = try BundleStatistics.count(sources)
+        if let storeInfo { try writeStoreInfo(storeInfo, counts: statistics.recordsPerSource) }
         let summaries = root.appendingPathComponent(BundleLayout.summaries, isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: summaries, withIntermediateDirectories: true)
@@ -50,7 +59,7 @@ final class SummaryJob: @unchecked Sendable {
         } catch {
             throw BundleError.failure("cannot write \(BundleLayout.stats): \(error.localizedDescription)")
         }
-        let errors = try ErrorDigest.write(storeDirectory: storeFolder, to: root.appendingPathComponent(BundleLayout.errors), hostName: hostName)
+        let errors = try ErrorDigest.write(sources, to: root.appendingPathComponent(BundleLayout.errors), hostName: hostName)
         let report = ReportPage(manifest: manifest, statistics: statistics, errors: errors, notes: notes)
         do {
             try Data(report.html().utf8).write(to: root.appendingPathComponent(BundleLayout.report))
@@ -58,5 +67,24 @@ final class SummaryJob: @unchecked Sendable {
             throw BundleError.failure("cannot write \(BundleLayout.report): \(error.localizedDescription)")
         }
         return statistics
+    }
+
+    /// Writes the snapshot's `Info.json` with the record counts of the sealed chunks, which the
+    /// summaries read through the live store's connections (the staged chunks' are measured).
+    private func writeStoreInfo(_ info: StoreInfo, counts: [Int64]) throws {
+        var chunks = info.chunks
+        for (source, count) in zip(sources, counts) {
+            guard case .database(let database) = source else { continue }
+            let file = URL(fileURLWithPath: database.path).lastPathComponent
+            if let index = chunks.firstIndex(where: { $0.file == file }) { chunks[index].recordCount = count }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let url = root.appendingPathComponent(BundleLayout.logStore).appendingPathComponent("Info.json")
+        do {
+            try encoder.encode(StoreInfo(identifier: info.identifier, chunks: chunks)).write(to: url)
+        } catch {
+            throw BundleError.failure("cannot write the snapshot's Info.json: \(error.localizedDescription)")
+        }
     }
 }

@@ -20,6 +20,8 @@ public struct Diag: ParsableCommand {
             VerifyCommand.self,
             PredicateCommand.self,
             ConfigCommand.self,
+            ExportCommand.self,
+            FleetCommand.self,
         ])
 
     public init() {}

@@ -61,6 +61,14 @@ public final class RecordPrinter {
         written += 1
     }
 
+    /// Lines of NDJSON formatted elsewhere (`count` records): the bytes `write(_:)` writes for
+    /// those records, for a source that formats its rows itself. Only the ndjson style takes it.
+    public func writeNDJSON(lines: [UInt8], count: Int) {
+        precondition(style == .ndjson, "writeNDJSON is for the ndjson style")
+        sink.write(lines)
+        written += count
+    }
+
     /// The closing counts (default style) or the array's end (json), then everything is flushed.
     public func finish() {
         switch style {

@@ -80,7 +80,7 @@ extension Comparison {
             guard let text = lhs.stringValue, let patternText = rhs.stringValue else { return false }
             if case .regex(let compiled)? = pattern { return compiled.matches(text) }
             // A pattern read from a field: compiled per record; an invalid one matches nothing.
-            guard let compiled = try? RegexMatcher(pattern: patternText, caseInsensitive: regexCaseInsensitive) else { return false }
+            guard let compiled = try? RegexMatcher(pattern: patternText, caseInsensitive: regexCaseInsensitive, automaton: false) else { return false }
             return compiled.matches(text)
         }
     }

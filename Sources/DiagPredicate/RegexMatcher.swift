@@ -12,6 +12,9 @@ final class RegexMatcher: @unchecked Sendable {
     /// For `.*X.*`: X alone, searched anywhere (see `unanchoredCore`).
     private let search: NSRegularExpression?
     private let caseInsensitive: Bool
+    /// The pattern as a byte automaton, when it is of the kind one can run (`RegexAutomaton`):
+    /// it decides ASCII text, the engine the rest.
+    private let automaton: RegexAutomaton?
     /// Literal runs every match contains (lower-cased when case-insensitive), checked by a byte
     /// search before the regex engine runs.
     let requiredRuns: [[UInt8]]
@@ -20,7 +23,9 @@ final class RegexMatcher: @unchecked Sendable {
         var reason: String
     }
 
-    init(pattern: String, caseInsensitive: Bool) throws(CompileError) {
+    /// `automaton`: whether to build the byte automaton, which asks the engine about every ASCII
+    /// character once per atom: worth it for a pattern used on many records, not for one.
+    init(pattern: String, caseInsensitive: Bool, automaton: Bool = true) throws(CompileError) {
         self.pattern = pattern
         self.caseInsensitive = caseInsensitive
         requiredRuns = RegexLiteralRuns.required(pattern).map { Array((caseInsensitive ? $0.lowercased() : $0).utf8) }
@@ -39,6 +44,7 @@ final class RegexMatcher: @unchecked Sendable {
             throw CompileError(reason: "a regular expression may not end inside a (?x) comment or an unterminated \\Q…\\E quote")
         }
         search = Self.unanchoredCore(pattern).flatMap { try? NSRegularExpression(pattern: $0, options: options) }
+        self.automaton = automaton ? RegexAutomaton(pattern: pattern, options: options) : nil
     }
 
     /// X of a pattern `.*X.*`, when a whole-string match of it exists exactly when X matches
@@ -67,6 +73,25 @@ final class RegexMatcher: @unchecked Sendable {
 
     func matches(_ subject: String) -> Bool {
         if !requiredRuns.isEmpty, !mayMatch(subject) { return false }
+        if let automaton {
+            var subject = subject
+            if let decided = subject.withUTF8({ automaton.matches($0) }) { return decided }
+        }
+        return matchesWithEngine(subject)
+    }
+
+    /// The answer for ASCII text given as bytes, when the automaton gives it; nil otherwise.
+    func matches(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard let automaton else { return nil }
+        for run in requiredRuns {
+            let found = run.withUnsafeBufferPointer { StringSearch.asciiContains(bytes, $0, lowercasing: caseInsensitive) }
+            if !found { return false }
+        }
+        return automaton.matches(bytes)
+    }
+
+    /// NSRegularExpression's answer alone (with the `.*X.*` search), without the automaton.
+    func matchesWithEngine(_ subject: String) -> Bool {
         let range = NSRange(location: 0, length: subject.utf16.count)
         return (search ?? expression).firstMatch(in: subject, options: [], range: range) != nil
     }

@@ -1,16 +1,13 @@
 import Foundation
 
-/// A bounded hand-over of batches from one reading thread to its consumer: at most two batches
-/// wait, so memory stays flat whatever the file's size.
-final class BatchChannel: @unchecked Sendable {
+/// A bounded hand-over of batches from one producing thread to its consumer: at most two batches
+/// wait, so memory stays flat whatever the source's size.
+final class BatchChannel<Item>: @unchecked Sendable {
     // Safe: every field is read and written with `condition` locked.
-    static let batchSize = 2048
-    private static let capacity = 2
-
-    struct Cancelled: Error {}
+    private static var capacity: Int { 2 }
 
     private let condition = NSCondition()
-    private var queue: [[ThreadedFileReader.Item]] = []
+    private var queue: [[Item]] = []
     private var opened = false
     private var finished = false
     private var cancelled = false
@@ -37,11 +34,11 @@ final class BatchChannel: @unchecked Sendable {
     }
 
     /// Reader side: hands over the batch (leaving it empty); waits while the queue is full.
-    func put(_ batch: inout [ThreadedFileReader.Item]) throws {
+    func put(_ batch: inout [Item]) throws {
         guard !batch.isEmpty else { return }
         try condition.withLock {
             while queue.count >= Self.capacity, !cancelled { condition.wait() }
-            if cancelled { throw Cancelled() }
+            if cancelled { throw BatchChannelCancelled() }
             queue.append(batch)
             condition.broadcast()
         }
@@ -57,7 +54,7 @@ final class BatchChannel: @unchecked Sendable {
     }
 
     /// Query side: the next batch, nil at the end, or the reader's failure.
-    func take() throws -> [ThreadedFileReader.Item]? {
+    func take() throws -> [Item]? {
         try condition.withLock {
             while queue.isEmpty, !finished { condition.wait() }
             if !queue.isEmpty {
@@ -78,3 +75,6 @@ final class BatchChannel: @unchecked Sendable {
         }
     }
 }
+
+/// Thrown to a producer whose consumer went away.
+struct BatchChannelCancelled: Error {}

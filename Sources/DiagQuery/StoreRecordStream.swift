@@ -9,6 +9,12 @@ struct StoreRecordStream: RecordStream {
     private let residual: ((LogRecord) -> Bool)?
 
     init(store url: URL, selection: RecordSelection, condition: QueryCondition?) throws {
+        cursor = try Self.cursor(store: url, selection: selection, condition: condition)
+        residual = condition?.residual
+    }
+
+    /// The store's records that pass the SQL part of the selection and the condition.
+    static func cursor(store url: URL, selection: RecordSelection, condition: QueryCondition?) throws -> RecordCursor {
         let store: LogStore
         do {
             store = try LogStore.openForReading(at: url)
@@ -31,8 +37,7 @@ struct StoreRecordStream: RecordStream {
             whereSQL: clauses.isEmpty ? nil : clauses.joined(separator: " AND "),
             bindings: bindings,
             messageSearch: condition?.messageSearch ?? [])
-        cursor = store.records(filter: filter)
-        residual = condition?.residual
+        return store.records(filter: filter)
     }
 
     mutating func next() throws -> LogRecord? {

@@ -19,7 +19,10 @@ public final class ThreadedFileReader {
         case issue(ImportIssue)
     }
 
-    private let channel = BatchChannel()
+    /// Records per hand-over.
+    static let batchSize = 2048
+
+    private let channel = BatchChannel<Item>()
 
     /// Starts reading; throws the reason when the file cannot be opened or its format is unknown.
     public init(_ input: Input, options: ImportOptions) throws {
@@ -39,7 +42,7 @@ public final class ThreadedFileReader {
         try channel.take()
     }
 
-    private static func read(_ input: Input, options: ImportOptions, into channel: BatchChannel) {
+    private static func read(_ input: Input, options: ImportOptions, into channel: BatchChannel<Item>) {
         let reader: LogFileReader
         do {
             switch input {
@@ -52,20 +55,20 @@ public final class ThreadedFileReader {
         }
         channel.open(failure: nil)
         var pending: [Item] = []
-        pending.reserveCapacity(BatchChannel.batchSize)
+        pending.reserveCapacity(Self.batchSize)
         do {
             try reader.forEach(
                 record: { record in
                     pending.append(.record(record))
-                    if pending.count >= BatchChannel.batchSize { try channel.put(&pending) }
+                    if pending.count >= Self.batchSize { try channel.put(&pending) }
                 },
                 issue: { issue in
                     pending.append(.issue(issue))
-                    if pending.count >= BatchChannel.batchSize { try channel.put(&pending) }
+                    if pending.count >= Self.batchSize { try channel.put(&pending) }
                 })
             try channel.put(&pending)
             channel.finish(failure: nil)
-        } catch is BatchChannel.Cancelled {
+        } catch is BatchChannelCancelled {
             return
         } catch {
             channel.finish(failure: error)

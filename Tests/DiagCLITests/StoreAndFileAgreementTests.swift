@@ -43,5 +43,17 @@ import TestSupport
         for predicate in Self.predicates {
             #expect(try lines(predicate, [store]) == expected[predicate], "\(predicate) with the index")
         }
+        // One store in ndjson goes out straight from the columns; with a second source (an empty
+        // file) records are decoded and merged: the bytes and the order must be the same.
+        let empty = try folder.write("empty.ndjson", "")
+        for predicate in Self.predicates + ["eventMessage MATCHES[c] '.*PORT \\d+.*'"] {
+            for zone in ["UTC", "+0530", "America/New_York"] {
+                let arguments = ["show", "--style", "ndjson", "--info", "--debug", "--timezone", zone, "--predicate", predicate]
+                let direct = try diag(arguments + [store])
+                let merged = try diag(arguments + [store, empty])
+                #expect(direct.status == 0 && merged.status == 0, "\(predicate): \(direct.stderr)\(merged.stderr)")
+                #expect(direct.stdout == merged.stdout, "\(predicate) in \(zone)")
+            }
+        }
     }
 }

@@ -9,10 +9,10 @@ import Testing
 struct OTLPHTTPSinkTests {
     static let records = Array(RecordGenerator(GeneratorOptions(count: 2500, seed: 11)))
 
-    func sink(_ receiver: OTLPTestReceiver, perRequest: Int = 1000) -> OTLPHTTPSink {
+    func sink(_ receiver: OTLPTestReceiver, perRequest: Int = 1000, timeout: TimeInterval = 10) -> OTLPHTTPSink {
         var options = OTLPHTTPSink.Options()
         options.maxRecordsPerRequest = perRequest
-        options.requestTimeout = 10
+        options.requestTimeout = timeout
         return OTLPHTTPSink(endpoint: receiver.endpoint, host: "build-07", options: options)
     }
 
@@ -59,6 +59,34 @@ struct OTLPHTTPSinkTests {
         #expect(receiver.requests.count == 3)
         #expect(sink.statistics.requests == 3 && sink.statistics.acceptedRecords == 2500)
         #expect(keys(try acceptedRecords(receiver)) == keys(Self.records))
+    }
+
+    @Test func requestsStayUnderTheByteBoundAndAnEmptyBatchSendsNothing() throws {
+        let receiver = try OTLPTestReceiver()
+        var options = OTLPHTTPSink.Options()
+        options.maxRequestBytes = 20_000
+        let sink = OTLPHTTPSink(endpoint: receiver.endpoint, host: "h", options: options)
+        try sink.deliver([])
+        #expect(receiver.requests.isEmpty)
+        let big = (0..<6).map { LogRecord(timestamp: Int64($0), eventMessage: String(repeating: "é", count: 4000 + $0)) }
+        let huge = LogRecord(timestamp: 9, eventMessage: String(repeating: "x", count: 50_000))
+        try sink.deliver(big + [huge])
+        // Two 8 KB messages fit under 20,000 bytes; the one larger than the bound still goes, alone.
+        #expect(receiver.requests.count == 4)
+        #expect(try receiver.requests.map { try gunzipBytes($0.body).count }.allSatisfy { $0 < 70_000 })
+        #expect(keys(try acceptedRecords(receiver)) == keys(big + [huge]))
+    }
+
+    @Test func aReceiverThatNeverAnswersTimesOutAsRetryable() throws {
+        let receiver = try OTLPTestReceiver(replies: [.hang])
+        let sink = sink(receiver, timeout: 1)
+        guard case .retryable(let reason, nil)? = deliveryError({ try sink.deliver([Self.records[0]]) }) else {
+            Issue.record("a timeout is retryable")
+            return
+        }
+        #expect(reason.hasPrefix("\(receiver.endpoint.absoluteString): no response ("))
+        try sink.deliver([Self.records[0]])
+        #expect(receiver.requests.count == 2)
     }
 
     @Test func anOTLPSchemeEndpointIsPostedOverHTTP() throws {

@@ -11,6 +11,8 @@ final class OTLPTestReceiver: Sendable {
         case closeMidResponse
         /// Sends raw bytes as the whole answer, then closes.
         case raw([UInt8])
+        /// Never answers; the connection stays open until the client gives up or `stop()`.
+        case hang
     }
 
     struct Request: Sendable {
@@ -25,7 +27,9 @@ final class OTLPTestReceiver: Sendable {
 
     let port: UInt16
     private let listener: Int32
-    private let state: Mutex<(script: [Reply], requests: [Request], connections: [Int32])>
+    /// Shared with the server threads, which hold no reference to the receiver: releasing it
+    /// stops them.
+    private let state: Shared
 
     init(replies: [Reply] = []) throws {
         listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -48,24 +52,20 @@ final class OTLPTestReceiver: Sendable {
             throw ReceiverError(description: "cannot listen on 127.0.0.1: \(reason)")
         }
         port = UInt16(bigEndian: address.sin_port)
-        state = Mutex((replies, [], []))
-        let thread = Thread { [self] in acceptLoop() }
+        let state = Shared(replies)
+        self.state = state
+        let thread = Thread { [listener] in Self.acceptLoop(listener, state) }
         thread.start()
     }
 
     var endpoint: URL { URL(string: "http://127.0.0.1:\(port)/v1/logs")! }
 
-    var requests: [Request] { state.withLock { $0.requests } }
-
-    /// Replies to give next, before the default `200 {}`.
-    func script(_ replies: [Reply]) {
-        state.withLock { $0.script += replies }
-    }
+    var requests: [Request] { state.value.withLock { $0.requests } }
 
     /// Stops listening and drops every open connection.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        let open = state.withLock { state in
+        let open = state.value.withLock { state in
             defer { state.connections = [] }
             return state.connections
         }
@@ -77,28 +77,33 @@ final class OTLPTestReceiver: Sendable {
         close(listener)
     }
 
-    private func acceptLoop() {
+    private final class Shared: Sendable {
+        let value: Mutex<(script: [Reply], requests: [Request], connections: [Int32])>
+        init(_ replies: [Reply]) { value = Mutex((replies, [], [])) }
+    }
+
+    private static func acceptLoop(_ listener: Int32, _ state: Shared) {
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
                 if errno == EINTR { continue }
                 return
             }
-            state.withLock { $0.connections.append(connection) }
-            let thread = Thread { [self] in serve(connection) }
+            state.value.withLock { $0.connections.append(connection) }
+            let thread = Thread { serve(connection, state) }
             thread.start()
         }
     }
 
     /// Reads requests on one connection (keep-alive) until the client or a reply closes it.
-    private func serve(_ connection: Int32) {
+    private static func serve(_ connection: Int32, _ state: Shared) {
         defer {
-            state.withLock { $0.connections.removeAll { $0 == connection } }
+            state.value.withLock { $0.connections.removeAll { $0 == connection } }
             close(connection)
         }
         var reader = HTTPRequestReader(descriptor: connection)
         while let parsed = reader.next() {
-            let reply: Reply = state.withLock { state in
+            let reply: Reply = state.value.withLock { state in
                 let reply = state.script.isEmpty ? Reply.status(200) : state.script.removeFirst()
                 state.requests.append(Request(method: parsed.method, path: parsed.path, headers: parsed.headers, body: parsed.body, reply: reply))
                 return reply
@@ -114,11 +119,16 @@ final class OTLPTestReceiver: Sendable {
             case .raw(let bytes):
                 _ = writeAll(connection, bytes)
                 return
+            case .hang:
+                var byte: UInt8 = 0
+                // Returns when the client closes its end (or the receive timeout passes).
+                _ = recv(connection, &byte, 1, Int32(MSG_WAITALL))
+                return
             }
         }
     }
 
-    private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -12,21 +12,7 @@ import TestSupport
 /// evaluation of every record, over DiagGenerator's records.
 @Suite("Planner through LogStore ≡ Swift evaluation")
 struct StoreEquivalenceTests {
-    static let predicates: [String] = [
-        #"process == "notifier""#, #"process IN {"transport", "scheduler"} AND messageType == error"#,
-        #"messageType >= error"#, #"type == fault OR type == activityCreateEvent"#, #"messageType IN {info, debug}"#,
-        #"message CONTAINS[cd] "title is a required value""#, #"message CONTAINS "Straße""#, #"message CONTAINS[cd] "strasse""#,
-        #"message CONTAINS[cd] "zoe's notes""#, #"message CONTAINS[c] "東京""#, #"message BEGINSWITH "Received push""#,
-        #"message ENDSWITH "→ defer""#, #"message LIKE[c] "*ckerror * (zonebusy)*""#,
-        #"message MATCHES ".*CKError [0-9]+ \\((ZoneBusy|QuotaExceeded)\\).*""#, #"message MATCHES[c] ".*http 2[0-9][0-9].*""#,
-        #"message MATCHES ".*\\d{5}\\D.*" AND process == "transport""#,
-        #"process == "sync-core" AND timestamp >= "2026-11-29 09:40:02" AND timestamp < "2026-11-29 09:40:03""#,
-        #"timestamp BETWEEN {"2026-11-29 09:40:01.5", "2026-11-29 09:40:02.5"}"#, #"date > "2030-01-01""#,
-        #"subsystem BEGINSWITH "com.example.sync.""#, #"subsystem == "com.example.sync.notifier" AND category == "push""#,
-        #"sender != "notifier""#, #"activityIdentifier == nil"#, #"processID > 10000 AND threadID < 5000000"#,
-        #"NOT (process == "transport" OR message CONTAINS "Batch")"#, #"parentActivityIdentifier != nil"#,
-        #"(process == "notifier" AND message CONTAINS[cd] "push") OR (process == "scheduler" AND message CONTAINS "defer")"#,
-    ]
+    static let predicates: [String] = PredicateCases.storeEquivalence
 
     /// One store for the suite: the first third indexed, the second sealed but not indexed, the rest open.
     static let fixture: (folder: TemporaryDirectory, all: [LogRecord]) = {

@@ -1,23 +1,16 @@
 import DiagModel
 import Testing
+import TestSupport
 
 @testable import DiagPredicate
 
 @Suite("WWDC22 session 10119 predicates (PREDICATES.md §11)")
 struct WWDCPredicateTests {
-    static let demo = #"process = "CoreDataCloudKitDemo" AND (sender = "CoreData" OR sender = "CloudKit")"#
-    static let cloudd = #"process = "cloudd" AND message contains[cd] "iCloud.com.example.CloudKitCoreDataDemo""#
-    static let apsd = #"process = "apsd" AND message contains[cd] "CoreDataCloudKitDemo""#
-    static let dasd = """
-        process = "dasd" AND message contains[cd] "com.apple.coredata.cloudkit.activity"
-                         AND message contains[cd] "CEF8F02F-81DC-48E6-B293-6FCD357EF80F"
-        """
-    static let combined = """
-        (\(demo))
-        or (\(cloudd))
-        OR (\(apsd))
-        or (\(dasd))
-        """
+    static let demo = PredicateCases.WWDC.demo
+    static let cloudd = PredicateCases.WWDC.cloudd
+    static let apsd = PredicateCases.WWDC.apsd
+    static let dasd = PredicateCases.WWDC.dasd
+    static let combined = PredicateCases.WWDC.combined
 
     let demoRecord = record("Exporting changes", process: "CoreDataCloudKitDemo", sender: "CoreData")
     let clouddRecord = record("Fetched zone for ICLOUD.com.example.cloudkitcoredatademo", process: "cloudd", sender: "CloudKit")

@@ -90,7 +90,7 @@ import TestSupport
     }
 
     @Test func aReaderDroppedEarlyReleasesItsThread() throws {
-        let channel = BatchChannel()
+        let channel = BatchChannel<ThreadedFileReader.Item>()
         let stopped = DispatchSemaphore(value: 0)
         let thread = Thread {
             channel.open(failure: nil)
@@ -100,7 +100,7 @@ import TestSupport
                     batch.append(.issue(ImportIssue(file: "f", line: 1, reason: "r")))
                     try channel.put(&batch)
                 }
-            } catch is BatchChannel.Cancelled {
+            } catch is BatchChannelCancelled {
                 stopped.signal()
             } catch {}
         }

@@ -13,10 +13,15 @@ enum PredicateCondition {
             throw InputError(error.description)
         }
         let plan = predicate.plan()
+        var messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
+        if let residual = plan.residual, residual.readsOnlyMessage {
+            messageResidual = { residual.evaluate(messageUTF8: $0) }
+        }
         return QueryCondition(
             sqlWhere: plan.sqlWhere, bindings: plan.bindings, messageSearch: plan.messageSearch,
             start: plan.timeRange.start, end: plan.timeRange.end,
             residual: plan.residual.map { residual in { residual.evaluate($0) } },
+            messageResidual: messageResidual,
             matches: predicate.evaluate)
     }
 }

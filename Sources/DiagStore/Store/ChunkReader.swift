@@ -6,7 +6,7 @@ final class ChunkReader {
     let chunk: ChunkInfo
     let path: String
     private let database: Database
-    private let statement: Statement
+    let statement: Statement
     /// The row the statement is on, if any.
     private(set) var timestamp: Int64 = 0
     private(set) var id: Int64 = 0

@@ -13,9 +13,10 @@ public final class RecordCursor {
     private let pathOf: (String) -> String
     private var remaining: Int
     /// The message search's trigrams, ranked in the first indexed chunk, for all of them.
-    private let trigrams = TrigramChoice()
+    private let trigrams: TrigramChoice
 
-    init(chunks: [ChunkInfo], filter: StoreFilter, pathOf: @escaping (String) -> String) {
+    init(chunks: [ChunkInfo], filter: StoreFilter, pathOf: @escaping (String) -> String, trigrams: TrigramChoice = TrigramChoice()) {
+        self.trigrams = trigrams
         pending = chunks
             .filter { !$0.sealed || ($0.recordCount > 0 && filter.overlaps(oldest: $0.oldestTimestamp, newest: $0.newestTimestamp)) }
             .sorted { ($0.sealed ? $0.oldestTimestamp ?? .min : .min, $0.sequence) < ($1.sealed ? $1.oldestTimestamp ?? .min : .min, $1.sequence) }
@@ -24,8 +25,22 @@ public final class RecordCursor {
         remaining = filter.limit ?? .max
     }
 
+    /// The reader whose row `nextRow()` handed out last: it moves on at the next call.
+    private var handedOut: ChunkReader?
+
     /// The next record, or nil at the end. Errors name the chunk file concerned.
     public func next() throws -> LogRecord? {
+        try nextRow()?.record()
+    }
+
+    /// The next row, or nil at the end; the row is valid until the next call. Errors name the
+    /// chunk file concerned.
+    public func nextRow() throws -> StoredRow? {
+        if let reader = handedOut {
+            handedOut = nil
+            try reader.advance()
+            if !reader.hasRow { active.removeAll { $0 === reader } }
+        }
         guard remaining > 0 else { return nil }
         while let chunk = pending.first, active.isEmpty || openingTime(of: chunk) <= earliestActive()!.timestamp {
             pending.removeFirst()
@@ -35,11 +50,25 @@ public final class RecordCursor {
         }
         guard let index = earliestActiveIndex() else { return nil }
         let reader = active[index]
-        let record = try reader.record()
-        try reader.advance()
-        if !reader.hasRow { active.remove(at: index) }
+        handedOut = reader
         remaining -= 1
-        return record
+        return StoredRow(reader: reader)
+    }
+
+    /// The cursor's chunks as parts that can be read apart (on other threads), each in time
+    /// order, when reading them one after the other gives this cursor's order: every chunk
+    /// sealed, their time ranges apart and in write order, no limit, nothing read yet. Nil
+    /// otherwise.
+    public func disjointParts() -> [RecordCursorPart]? {
+        guard filter.limit == nil, active.isEmpty, handedOut == nil, pending.count > 1 else { return nil }
+        for (earlier, later) in zip(pending, pending.dropFirst()) {
+            guard earlier.sealed, later.sealed, earlier.sequence < later.sequence,
+                  let newest = earlier.newestTimestamp, let oldest = later.oldestTimestamp, newest < oldest
+            else { return nil }
+        }
+        let parts = pending.map { RecordCursorPart(chunk: $0, path: pathOf($0.file), filter: filter, trigrams: trigrams) }
+        pending = []
+        return parts
     }
 
     /// Every remaining record, for small results and tests.
@@ -73,3 +102,18 @@ public final class RecordCursor {
 
 @available(*, unavailable)
 extension RecordCursor: Sendable {}
+
+/// One chunk of a `RecordCursor` split by `disjointParts()`: opened as a cursor of its own, on
+/// any thread.
+public struct RecordCursorPart: Sendable {
+    let chunk: ChunkInfo
+    let path: String
+    let filter: StoreFilter
+    let trigrams: TrigramChoice
+
+    /// The part's records, in time order; errors name the chunk file.
+    public func open() -> RecordCursor {
+        let path = self.path
+        return RecordCursor(chunks: [chunk], filter: filter, pathOf: { _ in path }, trigrams: trigrams)
+    }
+}

@@ -80,7 +80,7 @@ enum RecordRow {
         return record
     }
 
-    private static func badValue(_ statement: Statement, _ chunk: String, _ column: String, _ value: Int64, accepted: String) -> StoreError {
+    static func badValue(_ statement: Statement, _ chunk: String, _ column: String, _ value: Int64, accepted: String) -> StoreError {
         StoreError(.badRecord, path: chunk,
                    reason: "record id \(statement.int64(at: 0)): column \(column) holds \(value); accepted: \(accepted)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How common each trigram is in one chunk's search index, so that a needle is looked up by its
 /// few rarest trigrams rather than all of them (every trigram's doclist read and intersected).
@@ -61,25 +62,25 @@ struct TrigramRarity {
 /// The rarest-first order of one read's trigrams, probed in the first indexed chunk the read
 /// opens and reused for the next ones: the chunks of a store share a vocabulary, and probing
 /// every trigram in every chunk reads a page per trigram and segment (at 10M records, 43 chunks
-/// of 23 probes). A chunk where the order is wrong costs time, never a record.
-final class TrigramChoice {
-    private var ranking: [String]?
+/// of 23 probes). A chunk where the order is wrong costs time, never a record. Chunks read on
+/// several threads share one: the first probe happens under the lock.
+final class TrigramChoice: Sendable {
+    private let ranking = Mutex<[String]?>(nil)
 
     init() {}
 
     func choose(_ trigrams: [String], in database: Database) -> [String] {
         guard trigrams.count > TrigramRarity.keptTrigrams else { return trigrams }
-        if let ranking, Set(ranking) == Set(trigrams) {
-            return TrigramRarity.kept(of: trigrams, ranking: ranking, absent: false)
+        return ranking.withLock { ranking in
+            if let known = ranking, Set(known) == Set(trigrams) {
+                return TrigramRarity.kept(of: trigrams, ranking: known, absent: false)
+            }
+            guard let rarity = TrigramRarity(database: database), let probed = try? rarity.ranking(trigrams) else { return trigrams }
+            ranking = probed.order
+            return TrigramRarity.kept(of: trigrams, ranking: probed.order, absent: probed.absent)
         }
-        guard let rarity = TrigramRarity(database: database), let probed = try? rarity.ranking(trigrams) else { return trigrams }
-        ranking = probed.order
-        return TrigramRarity.kept(of: trigrams, ranking: probed.order, absent: probed.absent)
     }
 }
-
-@available(*, unavailable)
-extension TrigramChoice: Sendable {}
 
 @available(*, unavailable)
 extension TrigramRarity: Sendable {}

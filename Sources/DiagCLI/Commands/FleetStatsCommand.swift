@@ -1,0 +1,88 @@
+import DiagCommandLine
+import DiagFleet
+import DiagModel
+import DiagOutput
+import DiagQuery
+import DiagStore
+import Foundation
+
+/// `diag fleet stats`: `diag stats` over the fleet database, the same tables and JSON; aggregate
+/// SQL when PostgreSQL decides the predicate exactly, otherwise the records are counted here.
+struct FleetStatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Count the fleet's records per process, sender, subsystem, category, level and minute.",
+        discussion: """
+            As diag stats: every level is counted, bytes are the UTF-8 bytes of the messages. The counts \
+            come from aggregate SQL in PostgreSQL when the predicate is decided there entirely; a \
+            predicate with a residual is counted record by record, and --style json says which was done.
+            """)
+
+    @Option(help: "The PostgreSQL database: postgresql://[user@]host[:port]/database (default: $DIAG_FLEET_DATABASE).", valueName: "url")
+    var database: String?
+    @Option(help: "Count only the records of this bundle: its number or 8+ hex digits of its identity.", valueName: "id")
+    var bundle: String?
+    @Option(help: "Count only records that match this predicate.")
+    var predicate: String?
+    @Option(help: "Read the predicate from a file; lines starting with # are comments.", valueName: "file")
+    var predicateFile: String?
+    @Option(name: "var", help: "A value for $NAME in the predicate.", valueName: "name=value")
+    var variables: [String]
+    @Option(help: "Count records from this time on: \(TimeArgument.accepted).", valueName: "time")
+    var start: String?
+    @Option(help: "Count records before this time (same forms as --start).", valueName: "time")
+    var end: String?
+    @Option(help: "Count records of the last 30s, 5m, 2h or 1d before now.", valueName: "duration")
+    var last: String?
+    @Option(help: "The output style.")
+    var style: StatsCommand.Style = .human
+    @Option(help: "Order the groups by events or bytes.")
+    var sort: StatsCommand.SortKey = .events
+    @Option(help: "Show this many groups per table, or all (levels and minutes are always all).", valueName: "n|all")
+    var count: String = "10"
+    @Option(help: "Show and read times in this zone (default: $TZ, else UTC).", valueName: "zone")
+    var timezone: String?
+
+    private var window = FleetWindow()
+    private var limit: Int?
+
+    mutating func validate() throws {
+        if count != "all" {
+            guard let number = Int(count), number > 0 else {
+                throw ValidationError("The value '\(count)' is invalid for '--count <n|all>'; accepted: a positive number or all")
+            }
+            limit = number
+        }
+        window = try FleetWindow(predicate: predicate, predicateFile: predicateFile, variables: variables,
+                                 start: start, end: end, last: last, timezone: timezone)
+    }
+
+    func run() throws {
+        let text = try predicateFile.map(PredicateFile.read) ?? predicate
+        let connection = try FleetDatabase.connect(database)
+        let selection = RecordSelection(start: window.start, end: window.end, includeInfo: true, includeDebug: true)
+        var tally = StatsTally()
+        let plan = try FleetDatabase.reporting {
+            try window.query(text, selection: selection, bundle: bundle, connection: connection).plan()
+        }
+        let reason: String? = plan.isExact ? nil : "the predicate has a part SQL cannot decide (a residual)"
+        try FleetDatabase.reporting {
+            if plan.isExact {
+                for group in try FleetStatistics.groups(connection: connection, plan: plan) {
+                    let key: SQLValue = group.number.map { .int($0) } ?? group.text.map { .text($0) } ?? .null
+                    tally.add(StoreGrouping(rawValue: group.grouping.rawValue)!, key, events: group.events, bytes: group.bytes)
+                }
+            } else {
+                let reader = try FleetRecordReader(connection: connection, plan: plan)
+                while let record = try reader.next() { tally.add(record) }
+            }
+        }
+        let report = StatsReport(tally: tally, sort: sort, limit: limit, zone: window.zone)
+        let sink = OutputSink.standardOutput()
+        switch style {
+        case .human: sink.write(report.human(method: plan.isExact ? "sql-aggregate" : "streamed", reason: reason, predicate: text))
+        case .json: sink.write(report.json(method: plan.isExact ? "sql-aggregate" : "streamed", residual: !plan.isExact, reason: reason, predicate: text))
+        }
+        sink.flush()
+    }
+}

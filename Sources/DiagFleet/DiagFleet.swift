@@ -1,1 +1,0 @@
-// The DiagFleet target (bundles in PostgreSQL); its owner fills it in.

@@ -1,0 +1,144 @@
+import DiagModel
+import DiagStore
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The rows of one store that match a query, written as NDJSON straight from the columns,
+/// without decoding records (`diag show --style ndjson`). The residual is checked on the
+/// message column alone, so this path exists only when the residual reads nothing else
+/// (`QueryCondition.messageResidual`).
+///
+/// Not thread-safe: use from one task (it runs its own threads inside `writeNDJSON`).
+public final class StoreRows {
+    private let cursor: RecordCursor
+    private let messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
+    /// Bytes of NDJSON per block handed over.
+    static let blockSize = 128 * 1024
+
+    init(cursor: RecordCursor, messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?) {
+        self.cursor = cursor
+        self.messageResidual = messageResidual
+    }
+
+    /// Every matching row as a line of NDJSON (the bytes `LogRecord.writeJSON` writes, and a
+    /// newline), in time order, handed to `body` in blocks of whole lines with their number of
+    /// records. `offsets` makes a function giving the zone's UTC offset at a time, one per
+    /// thread. With `threads` above 1 and chunks apart in time (`RecordCursor.disjointParts`),
+    /// that many chunks are read and formatted at once, each through a bounded hand-over, so
+    /// memory stays flat; the output is the same. A damaged row ends the output after the
+    /// records before it, with its error.
+    public func writeNDJSON(threads: Int, offsets: @escaping @Sendable () -> (Int64) -> Int, _ body: ([UInt8], Int) throws -> Void) throws {
+        guard threads > 1, let parts = cursor.disjointParts() else {
+            try Self.format(cursor, messageResidual, offsets()) { try body($0.bytes, $0.count) }
+            return
+        }
+        try ParallelBlocks(parts: parts, threads: threads, messageResidual: messageResidual, offsets: offsets).run(body)
+    }
+
+    /// Formats the cursor's matching rows into blocks for `emit`.
+    static func format(
+        _ cursor: RecordCursor, _ messageResidual: ((UnsafeBufferPointer<UInt8>) -> Bool)?, _ offset: (Int64) -> Int,
+        _ emit: (NDJSONBlock) throws -> Void
+    ) throws {
+        var block = NDJSONBlock()
+        block.bytes.reserveCapacity(blockSize + 8192)
+        do {
+            while let row = try cursor.nextRow() {
+                if let messageResidual, !row.withMessageUTF8(messageResidual) { continue }
+                let start = block.bytes.count
+                do {
+                    try row.appendJSON(offsetSeconds: offset(row.timestamp), to: &block.bytes)
+                } catch {
+                    block.bytes.removeSubrange(start...)
+                    throw error
+                }
+                block.bytes.append(UInt8(ascii: "\n"))
+                block.count += 1
+                if block.bytes.count >= blockSize {
+                    try emit(block)
+                    block.bytes.removeAll(keepingCapacity: true)
+                    block.count = 0
+                }
+            }
+        } catch let error as StoreError {
+            if block.count > 0 { try emit(block) }
+            throw QueryError(error: error)
+        }
+        if block.count > 0 { try emit(block) }
+    }
+}
+
+@available(*, unavailable)
+extension StoreRows: Sendable {}
+
+/// Lines of NDJSON and how many records they hold.
+struct NDJSONBlock: Sendable {
+    var bytes: [UInt8] = []
+    var count = 0
+}
+
+/// Chunks apart in time formatted on several threads: part i goes through channel i, and the
+/// caller drains the channels in order, so the output is the one of a single thread.
+private struct ParallelBlocks {
+    let parts: [RecordCursorPart]
+    let threads: Int
+    let messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
+    let offsets: @Sendable () -> (Int64) -> Int
+
+    /// The next part to take, shared by the threads; set past the end to stop them.
+    final class Counter: Sendable {
+        let next = Mutex(0)
+    }
+
+    func run(_ body: ([UInt8], Int) throws -> Void) throws {
+        let channels = parts.map { _ in BatchChannel<NDJSONBlock>() }
+        let counter = Counter()
+        let group = DispatchGroup()
+        let (parts, messageResidual, offsets) = (parts, messageResidual, offsets)
+        for _ in 0..<min(threads, parts.count) {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                let offset = offsets()
+                while true {
+                    let index = counter.next.withLock { next in
+                        defer { next += 1 }
+                        return next
+                    }
+                    guard index < parts.count else { return }
+                    do {
+                        try StoreRows.format(parts[index].open(), messageResidual, offset) { block in
+                            var batch = [block]
+                            try channels[index].put(&batch)
+                        }
+                        channels[index].finish(failure: nil)
+                    } catch {
+                        channels[index].finish(failure: error is BatchChannelCancelled ? nil : error)
+                    }
+                }
+            }
+        }
+        defer {
+            counter.next.withLock { $0 = parts.count }
+            for channel in channels { channel.cancel() }
+            group.wait()
+        }
+        for channel in channels {
+            while let batch = try channel.take() {
+                for block in batch { try body(block.bytes, block.count) }
+            }
+        }
+    }
+}
+
+extension LogQuery {
+    /// The rows of `sources` when they are one store directory and the condition's residual,
+    /// if any, reads only the message; nil otherwise (then `open` is the way).
+    public func openStoreRows(_ sources: [QuerySource]) throws -> StoreRows? {
+        guard sources.count == 1, case .store(let url) = sources[0] else { return nil }
+        if let condition, condition.residual != nil, condition.messageResidual == nil { return nil }
+        let cursor = try StoreRecordStream.cursor(store: url, selection: selection, condition: condition)
+        return StoreRows(cursor: cursor, messageResidual: condition?.residual == nil ? nil : condition?.messageResidual)
+    }
+}

@@ -1,0 +1,29 @@
+import DiagModel
+
+/// The row a `RecordCursor` is on: readable as a record, as its message alone, or straight
+/// as NDJSON, without decoding the fields a reader does not need. Valid until the cursor moves.
+public struct StoredRow {
+    let reader: ChunkReader
+
+    /// Nanoseconds since the epoch.
+    public var timestamp: Int64 { reader.timestamp }
+
+    /// The whole record.
+    public func record() throws -> LogRecord {
+        try reader.record()
+    }
+
+    /// `eventMessage`'s bytes as stored (empty for NULL), valid inside `body`:
+    /// `record().eventMessage` is `String(decoding:as:)` of them.
+    public func withMessageUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try reader.statement.withUTF8(at: 17, body)
+    }
+
+    /// Appends the record's JSON, the bytes `record().writeJSON(to:offsetSeconds:)` writes.
+    public func appendJSON(offsetSeconds: Int, to bytes: inout [UInt8]) throws {
+        try RecordRow.appendJSON(reader.statement, chunk: reader.path, offsetSeconds: offsetSeconds, to: &bytes)
+    }
+}
+
+@available(*, unavailable)
+extension StoredRow: Sendable {}

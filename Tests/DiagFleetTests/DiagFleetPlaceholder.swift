@@ -1,1 +1,0 @@
-// DiagFleetTests; the fleet owner fills them in.
