@@ -32,13 +32,12 @@ public struct BundleFileDigest: Sendable, Hashable {
 
 /// Writes a pax tar stream through libarchive, one entry at a time, hashing what it writes.
 ///
-/// Memory stays flat: file contents go through a fixed buffer. Keep a writer on one thread
+/// Memory stays flat: file contents go through a few fixed buffers. Keep a writer on one thread
 /// (see `ArchiveLocale`).
 final class ArchiveWriter {
     private let archive: OpaquePointer
     private let fileDescriptor: Int32
     private let modificationTime: Int64
-    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
     private var closed = false
     /// Bytes of entry contents written so far, for progress.
     private(set) var bytesWritten: Int64 = 0
@@ -108,35 +107,18 @@ final class ArchiveWriter {
         return try addFile(path, from: descriptor, size: Int64(status.st_size), sourceName: source.path)
     }
 
-    /// Streams the first `size` bytes of an open file into the archive as a regular file and
-    /// hashes them in the same pass. `adjust` may rewrite each buffer read (given the offset of its
-    /// first byte in the file) before it is hashed and written. The file must not change meanwhile.
+    /// Streams the first `size` bytes of an open file into the archive as a regular file, read
+    /// and hashed on another thread meanwhile (`HashingReader`). `adjust` may rewrite each buffer
+    /// read (given the offset of its first byte in the file) before it is hashed and written.
+    /// The file must not change meanwhile.
     @discardableResult
     func addFile(_ path: String, from descriptor: Int32, size: Int64, sourceName: String,
-                 adjust: (UnsafeMutableRawBufferPointer, Int64) -> Void = { _, _ in }) throws -> BundleFileDigest {
+                 adjust: @escaping @Sendable (UnsafeMutableRawBufferPointer, Int64) -> Void = { _, _ in }) throws -> BundleFileDigest {
         try writeHeader(path: path, fileType: 0o100000, permissions: 0o644, size: size)
-        var hasher = SHA256()
-        var offset: Int64 = 0
-        while offset < size {
-            let count = try buffer.withUnsafeMutableBytes { bytes -> Int in
-                let wanted = Int(min(Int64(bytes.count), size - offset))
-                let count = pread(descriptor, bytes.baseAddress, wanted, off_t(offset))
-                guard count >= 0 else {
-                    if errno == EINTR { return 0 }
-                    throw BundleError.failure("cannot read \(sourceName): \(String(cString: strerror(errno)))")
-                }
-                guard count > 0 else {
-                    throw BundleError.failure("\(sourceName) shrank while it was archived (\(size - offset) bytes missing)")
-                }
-                let chunk = UnsafeMutableRawBufferPointer(rebasing: bytes[0..<count])
-                adjust(chunk, offset)
-                hasher.update(UnsafeRawBufferPointer(chunk))
-                try writeData(UnsafeRawBufferPointer(chunk), entry: path)
-                return count
-            }
-            offset += Int64(count)
+        let digest = try HashingReader.read(descriptor, size: size, sourceName: sourceName, adjust: adjust) { bytes in
+            try writeData(bytes, entry: path)
         }
-        return BundleFileDigest(path: path, size: size, sha256: hasher.hexDigest())
+        return BundleFileDigest(path: path, size: size, sha256: digest)
     }
 
     /// Writes the end of the archive and flushes the compressor; the file is complete afterwards.

@@ -12,6 +12,27 @@ extension Predicate {
     public func evaluate(message: String) -> Bool {
         executionNode.evaluate(LogRecord(timestamp: 0, eventMessage: message))
     }
+
+    /// `evaluate(message:)` on the message's UTF-8 bytes as stored (bytes that are not UTF-8
+    /// read as `String(decoding:as:)` repairs them). A lone `message MATCHES "…"` runs on the
+    /// bytes themselves when they are ASCII, without making a `String`.
+    public func evaluate(messageUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if case .comparison(let comparison) = executionNode, let answer = comparison.matchesMessage(bytes) {
+            return answer
+        }
+        return evaluate(message: String(decoding: bytes, as: UTF8.self))
+    }
+}
+
+extension Comparison {
+    /// `message MATCHES "literal"` (no diacritic folding) on ASCII bytes, when the regex's
+    /// automaton decides it; nil otherwise.
+    func matchesMessage(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard qualifier == nil, op == .matches, case .field(.eventMessage, _) = left, !folding.isActive,
+              case .regex(let matcher)? = pattern, StringSearch.isASCII(bytes)
+        else { return nil }
+        return matcher.matches(ascii: bytes)
+    }
 }
 
 extension PredicateNode {

@@ -32,6 +32,9 @@ final class RegexAutomaton: Sendable {
     private let final: UInt64
     private let start: UInt64
     private let closureSteps: Int
+    /// Bit p: every element from p on is `.*`, which takes whatever text is left (`.` matches
+    /// every character with `.dotMatchesLineSeparators`, CR LF included).
+    private let takesTheRest: UInt64
     private let caseInsensitive: Bool
     /// Each position's atom alone (`\A(?:atom)\z`), for characters past ASCII.
     private let atomExpressions: [NSRegularExpression]
@@ -76,8 +79,15 @@ final class RegexAutomaton: Sendable {
         self.advances = advances
         self.repeats = repeats
         self.skippable = skippable
-        final = 1 << UInt64(expanded.count)
+        let finalBit: UInt64 = 1 << UInt64(expanded.count)
+        final = finalBit
         closureSteps = Self.longestRun(skippable)
+        var takesTheRest: UInt64 = 0
+        for position in expanded.indices.reversed() {
+            guard expanded[position].atom == ".", expanded[position].count == .star, options.contains(.dotMatchesLineSeparators) else { break }
+            takesTheRest |= 1 << UInt64(position)
+        }
+        self.takesTheRest = takesTheRest
         var start: UInt64 = 1
         for _ in 0..<closureSteps { start |= (start & skippable) << 1 }
         self.start = start
@@ -90,6 +100,7 @@ final class RegexAutomaton: Sendable {
         var state = start
         var index = 0
         while index < text.count {
+            if state & takesTheRest != 0 { return true }
             let byte = text[index]
             let accepted: UInt64
             if byte < 0x80 {

@@ -80,6 +80,16 @@ final class RegexMatcher: @unchecked Sendable {
         return matchesWithEngine(subject)
     }
 
+    /// The answer for ASCII text given as bytes, when the automaton gives it; nil otherwise.
+    func matches(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard let automaton else { return nil }
+        for run in requiredRuns {
+            let found = run.withUnsafeBufferPointer { StringSearch.asciiContains(bytes, $0, lowercasing: caseInsensitive) }
+            if !found { return false }
+        }
+        return automaton.matches(bytes)
+    }
+
     /// NSRegularExpression's answer alone (with the `.*X.*` search), without the automaton.
     func matchesWithEngine(_ subject: String) -> Bool {
         let range = NSRange(location: 0, length: subject.utf16.count)

@@ -14,17 +14,18 @@ public struct QueryCondition {
     public var end: Int64?
     /// What SQL could not decide; nil when the SQL part is exact.
     public var residual: ((LogRecord) -> Bool)?
-    /// `residual` decided from the message alone, when it reads no other field: a store checks
-    /// it on the message column before decoding a record. Nil when there is no residual or it
-    /// reads other fields.
-    public var messageResidual: (@Sendable (String) -> Bool)?
+    /// `residual` decided from the message alone (its UTF-8 bytes as stored, read as
+    /// `String(decoding:as:)` reads them), when it reads no other field: a store checks it on
+    /// the message column before decoding a record. Nil when there is no residual or it reads
+    /// other fields.
+    public var messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
     /// The predicate, checked entirely in Swift.
     public var matches: (LogRecord) -> Bool
 
     public init(
         sqlWhere: String? = nil, bindings: [SQLValue] = [], messageSearch: [String] = [],
         start: Int64? = nil, end: Int64? = nil, residual: ((LogRecord) -> Bool)? = nil,
-        messageResidual: (@Sendable (String) -> Bool)? = nil, matches: @escaping (LogRecord) -> Bool
+        messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)? = nil, matches: @escaping (LogRecord) -> Bool
     ) {
         self.sqlWhere = sqlWhere
         self.bindings = bindings

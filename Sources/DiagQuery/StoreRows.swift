@@ -12,11 +12,11 @@ import Synchronization
 /// Not thread-safe: use from one task (it runs its own threads inside `writeNDJSON`).
 public final class StoreRows {
     private let cursor: RecordCursor
-    private let messageResidual: (@Sendable (String) -> Bool)?
+    private let messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
     /// Bytes of NDJSON per block handed over.
     static let blockSize = 128 * 1024
 
-    init(cursor: RecordCursor, messageResidual: (@Sendable (String) -> Bool)?) {
+    init(cursor: RecordCursor, messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?) {
         self.cursor = cursor
         self.messageResidual = messageResidual
     }
@@ -38,14 +38,14 @@ public final class StoreRows {
 
     /// Formats the cursor's matching rows into blocks for `emit`.
     static func format(
-        _ cursor: RecordCursor, _ messageResidual: ((String) -> Bool)?, _ offset: (Int64) -> Int,
+        _ cursor: RecordCursor, _ messageResidual: ((UnsafeBufferPointer<UInt8>) -> Bool)?, _ offset: (Int64) -> Int,
         _ emit: (NDJSONBlock) throws -> Void
     ) throws {
         var block = NDJSONBlock()
         block.bytes.reserveCapacity(blockSize + 8192)
         do {
             while let row = try cursor.nextRow() {
-                if let messageResidual, !messageResidual(row.message) { continue }
+                if let messageResidual, !row.withMessageUTF8(messageResidual) { continue }
                 let start = block.bytes.count
                 do {
                     try row.appendJSON(offsetSeconds: offset(row.timestamp), to: &block.bytes)
@@ -83,7 +83,7 @@ struct NDJSONBlock: Sendable {
 private struct ParallelBlocks {
     let parts: [RecordCursorPart]
     let threads: Int
-    let messageResidual: (@Sendable (String) -> Bool)?
+    let messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
     let offsets: @Sendable () -> (Int64) -> Int
 
     /// The next part to take, shared by the threads; set past the end to stop them.

@@ -42,9 +42,30 @@ struct CollectStreamingTests {
         let chunks = (snapshot?["chunks"] as? [[String: Any]]) ?? []
         #expect(Set(sealed).isSubset(of: Set(chunks.compactMap { $0["file"] as? String })))
         #expect(chunks.reduce(0) { $0 + (($1["recordCount"] as? Int) ?? 0) } == 2400)
+        for chunk in chunks {
+            let file = try #require(chunk["file"] as? String)
+            let database = try Database(path: root.appendingPathComponent("system_logs.logarchive/Persist/\(file)").path, options: .init(readOnly: true))
+            #expect(try database.scalarInt("SELECT count(*) FROM records") == Int64(chunk["recordCount"] as? Int ?? -1), "\(file)")
+            #expect(try database.scalarInt("SELECT min(timestamp) FROM records") == Int64(chunk["oldestTimestamp"] as? Int ?? -1))
+            #expect(try database.scalarInt("SELECT max(timestamp) FROM records") == Int64(chunk["newestTimestamp"] as? Int ?? -1))
+        }
         let stats = try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("summaries/stats.json"))) as? [String: Any]
         #expect(stats?["total"] as? Int == 2400)
         let errors = try String(contentsOf: root.appendingPathComponent("summaries/errors.txt"), encoding: .utf8)
         #expect(errors.split(separator: "\n").filter { $0.contains("step ") }.count == 800)
+    }
+
+    /// Each pinned chunk holds a few descriptors; a low soft limit does not stop the collection.
+    @Test func aLowSoftDescriptorLimitIsRaised() throws {
+        let folder = try TemporaryDirectory("diag-collect-limit")
+        let store = try BundleQueryTests().makeStore(folder)
+        let chunks = try FileManager.default.contentsOfDirectory(atPath: store + "/Persist").filter { $0.hasSuffix(".chunk.sqlite") }
+        #expect(chunks.count >= 5)
+        let collected = try run("/bin/sh", ["-c", "ulimit -Sn 24 && exec \"$0\" collect --store \"$1\" --output \"$2/\" --compression none",
+                                            BuiltProducts.path("diag"), store, folder.path],
+                                environment: ["XDG_CACHE_HOME": folder.path, "TZ": "UTC"])
+        #expect(collected.status == 0, "\(collected.stderr)")
+        let bundle = try #require(collected.stdout.split(separator: "\n").last.map(String.init))
+        #expect(try BundleQueryTests().diag(["verify", bundle], cache: folder).status == 0)
     }
 }

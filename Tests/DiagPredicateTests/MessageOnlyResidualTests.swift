@@ -39,4 +39,23 @@ import Testing
         }
         #expect(matched > 100, "the predicates match some records, not none")
     }
+
+    @Test func theMessageBytesGiveTheMessagesAnswer() throws {
+        let predicates = Self.messageOnly + [
+            #"message MATCHES ".*\\d{2}.*""#, #"message MATCHES[c] "[a-z]+ \\d+""#, #"message MATCHES[d] "cafe.*""#,
+            #"message MATCHES "(push|error) .*""#, #"message MATCHES "[^x]*""#,
+        ]
+        let messages: [[UInt8]] = PlannerTestRecords.make(count: 300).values.map { Array($0.eventMessage.utf8) } + [
+            Array("error 42".utf8), Array("PUSH 7".utf8), Array("café au lait".utf8), [], [0x41, 0x80, 0x34, 0x32], [0xFF, 0x39, 0x39],
+            Array("x\r\n12".utf8), [0x65, 0x72, 0x72, 0x00, 0x34, 0x32],
+        ]
+        for text in predicates {
+            let predicate = try Predicate.parse(text)
+            for bytes in messages {
+                let expected = predicate.evaluate(message: String(decoding: bytes, as: UTF8.self))
+                let answer = bytes.withUnsafeBufferPointer { predicate.evaluate(messageUTF8: $0) }
+                #expect(answer == expected, "\(text) on \(bytes)")
+            }
+        }
+    }
 }

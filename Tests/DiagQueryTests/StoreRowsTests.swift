@@ -39,7 +39,7 @@ import TestSupport
         let folder = try TemporaryDirectory("store-rows")
         let url = try store(folder)
         let condition = QueryCondition(
-            residual: { $0.eventMessage.contains("e") }, messageResidual: { $0.contains("e") },
+            residual: { $0.eventMessage.contains("e") }, messageResidual: { String(decoding: $0, as: UTF8.self).contains("e") },
             matches: { $0.eventMessage.contains("e") })
         let selection = RecordSelection(includeInfo: true, includeDebug: true)
         let expected = Self.records.filter { condition.matches($0) }.sorted { $0.timestamp < $1.timestamp }

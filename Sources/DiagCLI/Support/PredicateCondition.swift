@@ -13,9 +13,9 @@ enum PredicateCondition {
             throw InputError(error.description)
         }
         let plan = predicate.plan()
-        var messageResidual: (@Sendable (String) -> Bool)?
+        var messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
         if let residual = plan.residual, residual.readsOnlyMessage {
-            messageResidual = { residual.evaluate(message: $0) }
+            messageResidual = { residual.evaluate(messageUTF8: $0) }
         }
         return QueryCondition(
             sqlWhere: plan.sqlWhere, bindings: plan.bindings, messageSearch: plan.messageSearch,

@@ -13,9 +13,10 @@ public struct StoredRow {
         try reader.record()
     }
 
-    /// `eventMessage`, as `record().eventMessage` reads it.
-    public var message: String {
-        reader.statement.string(at: 17)
+    /// `eventMessage`'s bytes as stored (empty for NULL), valid inside `body`:
+    /// `record().eventMessage` is `String(decoding:as:)` of them.
+    public func withMessageUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try reader.statement.withUTF8(at: 17, body)
     }
 
     /// Appends the record's JSON, the bytes `record().writeJSON(to:offsetSeconds:)` writes.
