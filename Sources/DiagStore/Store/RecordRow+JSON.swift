@@ -17,13 +17,13 @@ extension RecordRow {
         }
         let timestamp = statement.int64(at: 1)
         let json = RowJSON(statement: statement)
-        bytes.append(contentsOf: #"{"timestamp":""#.utf8)
+        RowJSON.raw(#"{"timestamp":""#, &bytes)
         Timestamp.append(nanoseconds: timestamp, offsetSeconds: offsetSeconds, fractionDigits: 6, separator: " ", zoneColon: false, to: &bytes)
-        bytes.append(contentsOf: #"","timestampNanoseconds":"#.utf8)
+        RowJSON.raw(#"","timestampNanoseconds":"#, &bytes)
         RowJSON.appendInteger(timestamp, to: &bytes)
-        bytes.append(contentsOf: #","messageType":""#.utf8)
+        RowJSON.raw(#","messageType":""#, &bytes)
         bytes.append(contentsOf: messageType.name.utf8)
-        bytes.append(contentsOf: #"","eventType":""#.utf8)
+        RowJSON.raw(#"","eventType":""#, &bytes)
         bytes.append(contentsOf: eventType.name.utf8)
         bytes.append(UInt8(ascii: "\""))
         json.text(",\"process\":", 5, &bytes)
@@ -38,8 +38,8 @@ extension RecordRow {
         json.integer(",\"activityIdentifier\":", 14, &bytes)
         json.integer(",\"parentActivityIdentifier\":", 15, &bytes)
         json.integer(",\"traceID\":", 16, &bytes)
-        bytes.append(contentsOf: #","eventMessage":"#.utf8)
-        if statement.isNull(at: 17) { bytes.append(contentsOf: #""""#.utf8) } else { json.string(17, &bytes) }
+        RowJSON.raw(#","eventMessage":"#, &bytes)
+        if statement.isNull(at: 17) { RowJSON.raw(#""""#, &bytes) } else { json.string(17, &bytes) }
         json.text(",\"formatString\":", 18, &bytes)
         json.integer(",\"signpostID\":", 19, &bytes)
         json.text(",\"signpostName\":", 20, &bytes)
@@ -54,7 +54,7 @@ extension RecordRow {
             }
             var writer = JSONWriter(reservingCapacity: 128)
             writer.append(.object(metadata))
-            bytes.append(contentsOf: #","metadata":"#.utf8)
+            RowJSON.raw(#","metadata":"#, &bytes)
             bytes.append(contentsOf: writer.bytes)
         }
         json.integer(",\"receiptTime\":", 2, &bytes)
@@ -68,7 +68,7 @@ extension RecordRow {
     private static func appendStoredMetadata(_ statement: Statement, to bytes: inout [UInt8]) -> Bool {
         statement.withUTF8(at: 22) { text in
             guard CanonicalMetadata.isCanonical(text) else { return false }
-            bytes.append(contentsOf: #","metadata":"#.utf8)
+            RowJSON.raw(#","metadata":"#, &bytes)
             bytes.append(contentsOf: text)
             return true
         }
@@ -78,6 +78,11 @@ extension RecordRow {
 /// Column-by-column JSON of one row, as `LogRecord.writeJSON` writes the decoded fields.
 private struct RowJSON {
     let statement: Statement
+
+    @inline(__always)
+    static func raw(_ text: StaticString, _ bytes: inout [UInt8]) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
 
     /// `key` and the column's text, unless the column is NULL.
     func text(_ key: StaticString, _ column: Int32, _ bytes: inout [UInt8]) {
