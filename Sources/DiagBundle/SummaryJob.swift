@@ -55,14 +55,14 @@ final class SummaryJob: @unchecked Sendable {
         let summaries = root.appendingPathComponent(BundleLayout.summaries, isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: summaries, withIntermediateDirectories: true)
-            try statistics.jsonData().write(to: root.appendingPathComponent(BundleLayout.stats))
+            try StagedFile.write(try statistics.jsonData(), to: root.appendingPathComponent(BundleLayout.stats))
         } catch {
             throw BundleError.failure("cannot write \(BundleLayout.stats): \(error.localizedDescription)")
         }
         let errors = try ErrorDigest.write(sources, to: root.appendingPathComponent(BundleLayout.errors), hostName: hostName)
         let report = ReportPage(manifest: manifest, statistics: statistics, errors: errors, notes: notes)
         do {
-            try Data(report.html().utf8).write(to: root.appendingPathComponent(BundleLayout.report))
+            try StagedFile.write(Data(report.html().utf8), to: root.appendingPathComponent(BundleLayout.report))
         } catch {
             throw BundleError.failure("cannot write \(BundleLayout.report): \(error.localizedDescription)")
         }
@@ -82,7 +82,7 @@ final class SummaryJob: @unchecked Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let url = root.appendingPathComponent(BundleLayout.logStore).appendingPathComponent("Info.json")
         do {
-            try encoder.encode(StoreInfo(identifier: info.identifier, chunks: chunks)).write(to: url)
+            try StagedFile.write(try encoder.encode(StoreInfo(identifier: info.identifier, chunks: chunks)), to: url)
         } catch {
             throw BundleError.failure("cannot write the snapshot's Info.json: \(error.localizedDescription)")
         }
