@@ -118,7 +118,14 @@ final class ArchiveWriter {
         let digest = try HashingReader.read(descriptor, size: size, sourceName: sourceName, adjust: adjust) { bytes in
             try writeData(bytes, entry: path)
         }
+        startWriteback()
         return BundleFileDigest(path: path, size: size, sha256: digest)
+    }
+
+    /// Starts writing what the archive holds so far to the disk, without waiting: the final
+    /// `fsync` then has little left to wait for.
+    private func startWriteback() {
+        _ = carchive_start_writeback(fileDescriptor)
     }
 
     /// Writes the end of the archive and flushes the compressor; the file is complete afterwards.

@@ -118,14 +118,16 @@ public struct BundleCollector {
         // The summaries read the snapshot while the archive takes it in: two cores at work.
         let summaries = SummaryJob(root: root, hostName: hostName, manifest: manifest, notes: request.notes)
         let statistics: BundleStatistics
-        let summaryFiles = ["\(BundleLayout.summaries)/", BundleLayout.stats, BundleLayout.errors, BundleLayout.report]
+        // The log store's Info.json holds record counts the summaries take (`SummaryJob`).
+        let summaryFiles = ["\(BundleLayout.logStore)/Info.json", "\(BundleLayout.summaries)/", BundleLayout.stats,
+                            BundleLayout.errors, BundleLayout.report]
         // The summaries read the whole snapshot: they start once the last chunk is copied (sealed
         // chunks are read where they are), while the chunks still queued are archived.
         var summariesStarted = false
         func startSummariesOnceCopied() {
             guard !summariesStarted, chunks.copyFinished else { return }
             summariesStarted = true
-            summaries.start(chunks.summaryInputs)
+            summaries.start(chunks.summaryInputs, storeInfo: chunks.storeInfoToComplete)
         }
         do {
             try add("\(BundleLayout.logStore)/")

@@ -17,6 +17,8 @@ struct BundleStatistics {
     var minutes: [Int64: Int64] = [:]
     /// process → minute → level → count.
     var timeline: [String: [Int64: [MessageType: Int64]]] = [:]
+    /// Records of each source counted, in the order given.
+    var recordsPerSource: [Int64] = []
 
     /// Process, sender and subsystem by their `TextInterner` numbers.
     private struct GroupKey: Hashable {
@@ -37,10 +39,13 @@ struct BundleStatistics {
         var processes = TextInterner(), senders = TextInterner(), subsystems = TextInterner()
         var tally = MinuteTally()
         for source in sources {
+            var recordCount: Int64 = 0
+            defer { statistics.recordsPerSource.append(recordCount) }
             do {
                 let database = try source.open()
                 let statement = try database.prepare("SELECT process, sender, subsystem, messageType, timestamp FROM records")
                 while try statement.step() {
+                    recordCount += 1
                     let timestamp = statement.int64(at: 4)
                     let remainder = timestamp % nanosecondsPerMinute
                     let key = GroupKey(process: statement.withTextBytes(at: 0) { processes.number($0) },

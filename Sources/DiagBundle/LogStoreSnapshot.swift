@@ -36,8 +36,9 @@ struct LogStoreSnapshot {
     var source: URL
     var window: BundleWindow
 
-    /// Writes the staged chunks under `destination/Persist/`, then `destination/Info.json`, which
-    /// lists every chunk; returns the new store's figures. `extraRecords` (diagd's in-memory ring)
+    /// Writes the staged chunks under `destination/Persist/` and returns the store's `Info.json`,
+    /// which lists every chunk; the sealed chunks' `recordCount` is left at 0 for the summaries,
+    /// which count their records anyway (`SummaryJob`). `extraRecords` (diagd's in-memory ring)
     /// become chunks of their own after the others. `chunkReady` gets each chunk once it is ready:
     /// a staged file complete and final, or a sealed chunk to stream.
     func write(to destination: URL, extraRecords: [LogRecord] = [], chunkReady: (SnapshotChunk) throws -> Void = { _ in }) throws -> StoreInfo {
@@ -58,8 +59,8 @@ struct LogStoreSnapshot {
         // Sealed chunks inside the window first: the archive streams them while the rest is copied.
         for index in pinned.indices {
             guard let reader = pinned[index].reader, let stream = pinned[index].source else { continue }
-            let measured = try measure(reader, chunk: pinned[index].chunk, size: Self.size(of: stream.database.path))
-            guard let oldest = measured.oldestTimestamp, let newest = measured.newestTimestamp, measured.recordCount > 0,
+            let measured = try measureSealed(reader, chunk: pinned[index].chunk, size: Self.size(of: stream.database.path))
+            guard let oldest = measured.oldestTimestamp, let newest = measured.newestTimestamp,
                   measured.sealed, window.contains(oldest: oldest, newest: newest)
             else { continue }
             pinned[index].source = nil
@@ -83,15 +84,7 @@ struct LogStoreSnapshot {
             chunks.append(extra)
             try chunkReady(.staged(file: extra.file, path: destinationPersist.appendingPathComponent(extra.file).path))
         }
-        let snapshotInfo = StoreInfo(identifier: info.identifier, chunks: chunks.sorted { $0.sequence < $1.sequence })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        do {
-            try encoder.encode(snapshotInfo).write(to: destination.appendingPathComponent("Info.json"))
-        } catch {
-            throw BundleError.failure("cannot write the snapshot's Info.json: \(error.localizedDescription)")
-        }
-        return snapshotInfo
+        return StoreInfo(identifier: info.identifier, chunks: chunks)
     }
 
     /// A second connection to a sealed chunk, for the summaries, or nil when the file at `path`
@@ -206,13 +199,16 @@ struct LogStoreSnapshot {
         }
     }
 
-    /// A chunk's figures read through `database`; `size` is its file's size.
-    private func measure(_ database: Database, chunk: ChunkInfo, size: Int64) throws -> ChunkInfo {
+    /// A sealed chunk's figures read through `database`, but its record count (0 here): the
+    /// oldest and newest times come from its timestamp index, one lookup each, while a count
+    /// would read a whole index. `size` is its file's size.
+    private func measureSealed(_ database: Database, chunk: ChunkInfo, size: Int64) throws -> ChunkInfo {
         do {
-            let figures = try measure(database)
             let names = try indexNames(database)
+            let oldest = try database.scalarInt("SELECT min(timestamp) FROM records")
+            let newest = try database.scalarInt("SELECT max(timestamp) FROM records")
             return ChunkInfo(file: chunk.file, sequence: chunk.sequence, sealed: names.contains("records_timestamp"),
-                             recordCount: figures.count, oldestTimestamp: figures.oldest, newestTimestamp: figures.newest,
+                             recordCount: 0, oldestTimestamp: oldest, newestTimestamp: newest,
                              byteCount: size, searchIndex: names.contains("message_search"))
         } catch {
             throw BundleError.failure("cannot read the figures of \(database.path): \(error)")

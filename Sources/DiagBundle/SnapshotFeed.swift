@@ -1,3 +1,4 @@
+import DiagStore
 import Foundation
 
 /// Hands the log store's snapshot chunks from the thread that pins and copies them to the thread
@@ -10,12 +11,12 @@ final class SnapshotFeed: @unchecked Sendable {
     private let condition = NSCondition()
     private var ready: [SnapshotChunk] = []
     private var summarySources: [SummarySource] = []
-    private var outcome: Result<Void, any Error>?
+    private var outcome: Result<StoreInfo?, any Error>?
     private var cancelled = false
 
     /// Runs `copy` on a thread of its own; `copy` passes each chunk to its argument, which throws
-    /// once the feed is cancelled.
-    func start(_ copy: @escaping @Sendable (_ chunkReady: (SnapshotChunk) throws -> Void) throws -> Void) {
+    /// once the feed is cancelled, and returns the `Info.json` still to complete, if any.
+    func start(_ copy: @escaping @Sendable (_ chunkReady: (SnapshotChunk) throws -> Void) throws -> StoreInfo?) {
         let thread = Thread { [self] in
             let result = Result { try copy(push) }
             condition.withLock {
@@ -27,7 +28,7 @@ final class SnapshotFeed: @unchecked Sendable {
     }
 
     /// Runs `copy` on the calling thread, to the end, before anything is taken from the feed.
-    func run(_ copy: (_ chunkReady: (SnapshotChunk) throws -> Void) throws -> Void) {
+    func run(_ copy: (_ chunkReady: (SnapshotChunk) throws -> Void) throws -> StoreInfo?) {
         let result = Result { try copy(push) }
         condition.withLock { outcome = result }
     }
@@ -37,7 +38,7 @@ final class SnapshotFeed: @unchecked Sendable {
         try condition.withLock {
             while ready.isEmpty && outcome == nil { condition.wait() }
             if !ready.isEmpty { return ready.removeFirst() }
-            try outcome!.get()
+            _ = try outcome!.get()
             return nil
         }
     }
@@ -47,6 +48,14 @@ final class SnapshotFeed: @unchecked Sendable {
         condition.withLock {
             if case .success = outcome { return true }
             return false
+        }
+    }
+
+    /// The store's `Info.json` for the summaries to complete, once the copy has finished.
+    var storeInfoToComplete: StoreInfo? {
+        condition.withLock {
+            if case .success(let info) = outcome { return info }
+            return nil
         }
     }
 

@@ -11,18 +11,20 @@ struct StoreSelection {
     var request: BundleRequest
     var redactor: Redactor?
 
-    /// Writes the store; `chunkReady` gets each chunk once it is ready to be archived.
-    func write(to destination: URL, chunkReady: (SnapshotChunk) throws -> Void) throws {
+    /// Writes the store; `chunkReady` gets each chunk once it is ready to be archived. Returns
+    /// the `Info.json` the summaries complete and write (`LogStoreSnapshot`), or nil when the
+    /// store's own is written.
+    func write(to destination: URL, chunkReady: (SnapshotChunk) throws -> Void) throws -> StoreInfo? {
         if request.selection == nil && redactor == nil {
-            _ = try LogStoreSnapshot(source: request.storeDirectory, window: request.window)
+            return try LogStoreSnapshot(source: request.storeDirectory, window: request.window)
                 .write(to: destination, extraRecords: request.extraRecords.filter(keep), chunkReady: chunkReady)
-            return
         }
         try copySelected(to: destination)
         let persist = destination.appendingPathComponent("Persist", isDirectory: true)
         for file in try useRollbackJournals(destination) {
             try chunkReady(.staged(file: file, path: persist.appendingPathComponent(file).path))
         }
+        return nil
     }
 
     /// Chunks are written in WAL mode; in a bundle each must be one self-contained file.

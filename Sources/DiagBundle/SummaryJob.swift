@@ -1,3 +1,4 @@
+import DiagStore
 import Foundation
 
 /// Writes `summaries/stats.json`, `summaries/errors.txt` and `report.html` from the snapshot's
@@ -7,6 +8,7 @@ final class SummaryJob: @unchecked Sendable {
     // job's thread once `start` hands them over; `outcome` is written once by the job's thread
     // and read by `wait()` only after it is signalled, under `condition`.
     private var sources: [SummarySource] = []
+    private var storeInfo: StoreInfo?
     private let root: URL
     private let hostName: String
     private let manifest: BundleManifest
@@ -22,8 +24,11 @@ final class SummaryJob: @unchecked Sendable {
     }
 
     /// Starts reading `sources`, every chunk of the snapshot, which the caller no longer uses.
-    func start(_ sources: [SummarySource]) {
+    /// `storeInfo`, if given, is the snapshot's `Info.json` to write once the records of its
+    /// sealed chunks are counted.
+    func start(_ sources: [SummarySource], storeInfo: StoreInfo?) {
         self.sources = sources
+        self.storeInfo = storeInfo
         let thread = Thread { [self] in
             let result = Result { try summarise() }
             self.sources = []  // closes the live store's connections
@@ -46,20 +51,40 @@ final class SummaryJob: @unchecked Sendable {
 
     private func summarise() throws -> BundleStatistics {
         let statistics = try BundleStatistics.count(sources)
+        if let storeInfo { try writeStoreInfo(storeInfo, counts: statistics.recordsPerSource) }
         let summaries = root.appendingPathComponent(BundleLayout.summaries, isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: summaries, withIntermediateDirectories: true)
-            try statistics.jsonData().write(to: root.appendingPathComponent(BundleLayout.stats))
+            try StagedFile.write(try statistics.jsonData(), to: root.appendingPathComponent(BundleLayout.stats))
         } catch {
             throw BundleError.failure("cannot write \(BundleLayout.stats): \(error.localizedDescription)")
         }
         let errors = try ErrorDigest.write(sources, to: root.appendingPathComponent(BundleLayout.errors), hostName: hostName)
         let report = ReportPage(manifest: manifest, statistics: statistics, errors: errors, notes: notes)
         do {
-            try Data(report.html().utf8).write(to: root.appendingPathComponent(BundleLayout.report))
+            try StagedFile.write(Data(report.html().utf8), to: root.appendingPathComponent(BundleLayout.report))
         } catch {
             throw BundleError.failure("cannot write \(BundleLayout.report): \(error.localizedDescription)")
         }
         return statistics
+    }
+
+    /// Writes the snapshot's `Info.json` with the record counts of the sealed chunks, which the
+    /// summaries read through the live store's connections (the staged chunks' are measured).
+    private func writeStoreInfo(_ info: StoreInfo, counts: [Int64]) throws {
+        var chunks = info.chunks
+        for (source, count) in zip(sources, counts) {
+            guard case .database(let database) = source else { continue }
+            let file = URL(fileURLWithPath: database.path).lastPathComponent
+            if let index = chunks.firstIndex(where: { $0.file == file }) { chunks[index].recordCount = count }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let url = root.appendingPathComponent(BundleLayout.logStore).appendingPathComponent("Info.json")
+        do {
+            try StagedFile.write(try encoder.encode(StoreInfo(identifier: info.identifier, chunks: chunks)), to: url)
+        } catch {
+            throw BundleError.failure("cannot write the snapshot's Info.json: \(error.localizedDescription)")
+        }
     }
 }

@@ -61,8 +61,8 @@ public struct ForwardDestination: Sendable, Hashable, CustomStringConvertible {
         case "otlp+http":
             guard query.isEmpty else { throw refuse("otlp+http takes no query ('?\(query)')") }
             let endpointPath = path.isEmpty || path == "/" ? "/v1/logs" : String(path)
-            guard endpointPath.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "#" }) else {
-                throw refuse("the path '\(path)' holds spaces, '#' or characters outside ASCII")
+            guard endpointPath.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~/!$&'()*+,;=:@".contains($0)) }) else {
+                throw refuse("the path '\(path)' holds a character a URL path cannot (spaces, '%', '#', outside ASCII)")
             }
             kind = .otlpHTTP(path: endpointPath)
             url = "otlp+http://\(authority)\(endpointPath)"
@@ -128,6 +128,12 @@ public struct ForwardDestination: Sendable, Hashable, CustomStringConvertible {
 
 /// A forward URL or config file that cannot be used: the message says what and where.
 public struct ForwardConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A chunk row the forwarder cannot turn into a record: the chunk, the record id and the value.
+public struct ForwardStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
 }

@@ -9,8 +9,10 @@ import Glibc
 /// APP-NAME the process, PROCID its pid, MSGID the category. Header fields hold printable ASCII
 /// only, within RFC 5424 §6's lengths: another character becomes `_` and a longer value is cut;
 /// the exact value then travels in the structured data too (`process`, `category`). Structured
-/// data carries the other fields, values escaped (`"`, `\`, `]`); MSG is UTF-8 behind a BOM, as
-/// §6.4 requires of a UTF-8 MSG (docs/FORWARDING.md says how rsyslog shows it).
+/// data carries the other fields, values escaped (`"`, `\`, `]`). MSG is the message's UTF-8:
+/// behind a BOM when it holds a character outside ASCII (§6.4: a UTF-8 MSG starts with one), bare
+/// when it is all ASCII (§6.4's MSG-ANY, the same bytes), because rsyslog keeps the BOM in the
+/// `msg` it writes (docs/FORWARDING.md).
 public struct RFC5424Encoder: Sendable {
     /// The SD-ID of the structured data element: `diag` at the documentation enterprise number of
     /// RFC 5612.
@@ -24,18 +26,14 @@ public struct RFC5424Encoder: Sendable {
     /// The UTC offset written in timestamps, in seconds; nil means the local zone's at each
     /// record's time.
     public let utcOffset: Int?
-    /// Whether MSG starts with the UTF-8 BOM (RFC 5424 §6.4; on by default).
-    public let byteOrderMark: Bool
-
     /// `facility` must be in `facilities` (the forward URL parser and `diag export` check it).
-    public init(facility: Int = 1, hostname: String, utcOffset: Int? = nil, byteOrderMark: Bool = true) {
+    public init(facility: Int = 1, hostname: String, utcOffset: Int? = nil) {
         precondition(Self.facilities.contains(facility), "syslog facility \(facility) is outside 0…23")
         self.facility = facility
         var field = [UInt8]()
         _ = Self.appendHeaderField(hostname, maxLength: 255, to: &field)
         self.hostname = String(decoding: field, as: UTF8.self)
         self.utcOffset = utcOffset
-        self.byteOrderMark = byteOrderMark
     }
 
     /// This machine's name, as `gethostname(2)` gives it.
@@ -105,8 +103,9 @@ public struct RFC5424Encoder: Sendable {
         StructuredDataWriter.append(record, process: !exactProcess, category: !exactCategory, to: &bytes)
         guard !record.eventMessage.isEmpty else { return }
         bytes.append(UInt8(ascii: " "))
-        if byteOrderMark { bytes.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
-        bytes.append(contentsOf: record.eventMessage.utf8)
+        let message = record.eventMessage.utf8
+        if message.contains(where: { $0 >= 0x80 }) { bytes.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
+        bytes.append(contentsOf: message)
     }
 
     /// `2026-11-29T09:40:01.123456+01:00` (nanoseconds since the epoch in an Int64 are always

@@ -1,3 +1,4 @@
+import DiagForward
 import DiagModel
 import Foundation
 import Glibc
@@ -21,14 +22,18 @@ public enum DaemonLauncher {
         }
         defer { sources.forEach { $0.cancel() } }
         let server: IngestServer
+        let forwarding = ForwardingThreads(destinations: options.forwards)
         do {
             try FileManager.default.createDirectory(atPath: options.storeDirectory, withIntermediateDirectories: true)
-            server = try IngestServer(options: options, stopRequest: stopRequest)
+            server = try IngestServer(options: options, forwarding: forwarding, stopRequest: stopRequest)
         } catch {
             FileHandle.standardError.write(Data("diagd: error: \(error)\n".utf8))
             return 1
         }
+        // The forwards start once the store's lock is held, and follow what the writer commits.
+        forwarding.start()
         server.run()
+        forwarding.stop()
         return 0
     }
 }
@@ -44,11 +49,19 @@ public final class StopRequest: Sendable {
 extension IngestServer {
     /// Opens (or creates) the store in `options.storeDirectory` and prepares to listen.
     public convenience init(options: DaemonOptions, stopRequest: StopRequest = StopRequest()) throws {
+        try self.init(options: options, forwarding: ForwardingThreads(destinations: []), stopRequest: stopRequest)
+    }
+
+    /// The same, with the forwards prepared over the store (they start with `forwarding.start()`).
+    convenience init(options: DaemonOptions, forwarding: ForwardingThreads, stopRequest: StopRequest) throws {
         // The store is opened after the lock is taken, inside the designated initializer.
         try self.init(options: options, openStore: { report in
-            try ChunkedRecordStore(
+            let store = try ChunkedRecordStore(
                 directory: options.storeDirectory, chunkSize: options.chunkSize, maximumSize: options.effectiveMaximumSize(),
                 maximumAge: options.maximumAge, report: report)
+            guard !forwarding.destinations.isEmpty else { return store }
+            try forwarding.attach(store: store.store, report: report)
+            return ForwardingRecordStore(store: store, forwarding: forwarding)
         }, makeStreamFilter: StreamFilters.make, stopRequest: stopRequest)
     }
 }

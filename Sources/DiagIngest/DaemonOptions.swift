@@ -1,3 +1,4 @@
+import DiagForward
 import Foundation
 
 /// How diagd runs: where it keeps records, where it listens, and its bounds.
@@ -18,6 +19,8 @@ public struct DaemonOptions: Sendable {
     public var ringCapacity: Int
     /// Connections served at once (one thread each); more are refused with an error line.
     public var maximumConnections: Int = 1024
+    /// Where committed records are forwarded (store-and-forward, one thread and cursor each).
+    public var forwards: [ForwardDestination] = []
 
     public init(
         storeDirectory: String, socketPath: String, socketGroup: String? = nil, maximumSize: Int64? = nil,

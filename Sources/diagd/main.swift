@@ -1,4 +1,5 @@
 import DiagCommandLine
+import DiagForward
 import DiagIngest
 import Foundation
 
@@ -12,6 +13,12 @@ struct Diagd: ParsableCommand {
             sender's process, PID, user and executable from the kernel, and commits them to the
             store in batches. SIGTERM or SIGINT commits what is queued and exits 0. Started by
             systemd (Type=notify), it reports READY=1 once it accepts connections.
+
+            Each --forward (and each `forward URL` line of the --config file) sends the committed
+            records to a receiver, store-and-forward: a cursor kept in the store's forwarding/
+            folder resumes after a restart, and a receiver that is down or slow never holds the
+            store back (docs/FORWARDING.md). New forwards start with the records committed from
+            then on.
             """,
         version: "diagd 0.1.0")
 
@@ -36,7 +43,14 @@ struct Diagd: ParsableCommand {
     @Option(name: "max-connections", help: "Connections served at once; more are refused (default 1024).", valueName: "count")
     var maxConnections: Int?
 
+    @Option(name: "forward", help: "Forward committed records to URL: rfc5424+tcp://HOST:PORT[?facility=N] or otlp+http://HOST:PORT/v1/logs.", valueName: "url")
+    var forward: [String] = []
+
+    @Option(name: "config", help: "Read settings from FILE: `forward URL` lines, `#` comments.", valueName: "file")
+    var config: String?
+
     mutating func validate() throws {
+        _ = try forwardConfiguration()
         if let maxConnections, maxConnections < 1 {
             throw ValidationError("--max-connections '\(maxConnections)' must be at least 1")
         }
@@ -59,8 +73,23 @@ struct Diagd: ParsableCommand {
         options.maximumAge = maxAge.flatMap(QuantityParsing.seconds)
         if let size = chunkSize.flatMap(QuantityParsing.byteCount) { options.chunkSize = size }
         if let maxConnections { options.maximumConnections = maxConnections }
+        options.forwards = try forwardConfiguration().destinations
         let status = DaemonLauncher.run(options: options)
         if status != 0 { throw ExitCode(status) }
+    }
+}
+
+extension Diagd {
+    /// The forwards of --config, then of --forward; an error says which value and why.
+    func forwardConfiguration() throws -> ForwardConfiguration {
+        var configuration = ForwardConfiguration()
+        do {
+            if let config { try configuration.read(file: config) }
+            for url in forward { try configuration.add(option: url) }
+        } catch {
+            throw ValidationError(error.description)
+        }
+        return configuration
     }
 }
 

@@ -42,6 +42,13 @@ struct CollectStreamingTests {
         let chunks = (snapshot?["chunks"] as? [[String: Any]]) ?? []
         #expect(Set(sealed).isSubset(of: Set(chunks.compactMap { $0["file"] as? String })))
         #expect(chunks.reduce(0) { $0 + (($1["recordCount"] as? Int) ?? 0) } == 2400)
+        for chunk in chunks {
+            let file = try #require(chunk["file"] as? String)
+            let database = try Database(path: root.appendingPathComponent("system_logs.logarchive/Persist/\(file)").path, options: .init(readOnly: true))
+            #expect(try database.scalarInt("SELECT count(*) FROM records") == Int64(chunk["recordCount"] as? Int ?? -1), "\(file)")
+            #expect(try database.scalarInt("SELECT min(timestamp) FROM records") == Int64(chunk["oldestTimestamp"] as? Int ?? -1))
+            #expect(try database.scalarInt("SELECT max(timestamp) FROM records") == Int64(chunk["newestTimestamp"] as? Int ?? -1))
+        }
         let stats = try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("summaries/stats.json"))) as? [String: Any]
         #expect(stats?["total"] as? Int == 2400)
         let errors = try String(contentsOf: root.appendingPathComponent("summaries/errors.txt"), encoding: .utf8)

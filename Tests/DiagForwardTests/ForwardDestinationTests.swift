@@ -36,7 +36,9 @@ import Testing
         ("rfc5424+tcp://h:514?level=3", "unknown parameter 'level=3'"),
         ("rfc5424+tcp://h:514/path", "a path ('/path') has no meaning"),
         ("otlp+http://h:4318/v1/logs?x=1", "otlp+http takes no query"),
-        ("otlp+http://h:4318/v1 logs", "holds spaces"),
+        ("otlp+http://h:4318/v1 logs", "holds a character a URL path cannot"),
+        ("otlp+http://h:4318/v1/%zz", "holds a character a URL path cannot"),
+        ("otlp+http://h:4318/é", "holds a character a URL path cannot"),
     ])
     func refusesMalformedURLs(url: String, reason: String) {
         do {

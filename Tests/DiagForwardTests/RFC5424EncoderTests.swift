@@ -21,7 +21,7 @@ import Testing
     func priorityFromLevelAndFacility(level: MessageType, severity: Int) {
         let record = LogRecord(timestamp: time, messageType: level, eventMessage: "x")
         let local7 = RFC5424Encoder(facility: 23, hostname: "h", utcOffset: 0)
-        #expect(local7.message(for: record).hasPrefix("<\(23 * 8 + severity)>1 2025-11-29T09:40:01.123456Z h - - - [diag@32473] "))
+        #expect(local7.message(for: record).hasPrefix("<\(23 * 8 + severity)>1 2025-11-29T09:40:01.123456Z h - - - [diag@32473] x"))
     }
 
     @Test func escapesStructuredDataValues() {
@@ -49,6 +49,11 @@ import Testing
         record.formatString = "%s"
         let message = encoder.message(for: record)
         #expect(message.hasSuffix(#"[diag@32473 thread="12" trace="99" eventType="signpostEvent" userID="501" formatString="%s" signpostID="5" signpostName="sync" signpostType="begin" metadata="{\"zone\":\"Photos\"}"]"#))
+    }
+
+    @Test func byteOrderMarkOnlyBeforeMessagesOutsideASCII() {
+        #expect(encoder.message(for: LogRecord(timestamp: time, eventMessage: "plain")).hasSuffix("] plain"))
+        #expect(encoder.message(for: LogRecord(timestamp: time, eventMessage: "é")).utf8.suffix(6).elementsEqual([0x20, 0xEF, 0xBB, 0xBF, 0xC3, 0xA9]))
     }
 
     @Test func octetCountedFrameCountsBytesNotCharacters() {

@@ -1,0 +1,194 @@
+import DiagModel
+import DiagStore
+import Foundation
+import Synchronization
+
+/// One forward: follows the store from its cursor and hands batches to its sink, on a thread of
+/// its own, so that the store's writer never waits for a receiver.
+///
+/// A batch is retried until the receiver takes it (back-off from 0.5 s to 30 s, or the
+/// receiver's `Retry-After`); the cursor moves past it only then, and is saved in the store, so
+/// a receiver down or slow loses nothing and a restart of diagd resumes where it stopped
+/// (at-least-once: a batch may arrive twice around a failure). A batch the receiver refuses for
+/// good is logged, counted and skipped. Chunks expired before the forward reached them are
+/// reported as lost; they never hold the store back.
+public final class Forwarder: Sendable {
+    public let destination: ForwardDestination
+    public let cursorFile: URL
+    public let batchSize: Int
+    public let statistics = ForwardStatistics()
+    /// Gives up waits at once when diagd stops.
+    public let cancellation: ForwardCancellation
+    private let work: Mutex<ForwarderWork>
+    private let storeDirectory: URL
+    private let storeInfo: @Sendable () -> StoreInfo
+    private let report: @Sendable (MessageType, String) -> Void
+    private let signal = NSCondition()
+    private let pending = Atomic<Int>(0)
+    private let maximumBackOff: Double
+
+    /// `sink` is used only by this forwarder's thread. `storeInfo` lists the chunks now (diagd's
+    /// own `LogStore.info`); `report` writes to diagd's log.
+    public init(
+        destination: ForwardDestination, sink: sending any ForwardSink, storeDirectory: URL,
+        storeInfo: @escaping @Sendable () -> StoreInfo, cancellation: ForwardCancellation, batchSize: Int = 2000,
+        maximumBackOff: Double = 30, report: @escaping @Sendable (MessageType, String) -> Void
+    ) {
+        self.destination = destination
+        self.cursorFile = ForwardCursor.fileURL(storeDirectory: storeDirectory, destination: destination)
+        self.batchSize = batchSize
+        self.storeDirectory = storeDirectory
+        self.storeInfo = storeInfo
+        self.cancellation = cancellation
+        self.maximumBackOff = maximumBackOff
+        self.report = report
+        work = Mutex(ForwarderWork(sink: sink, follower: StoreFollower(storeDirectory: storeDirectory)))
+    }
+
+    /// Records were committed: read them now rather than at the next poll.
+    public func wake() {
+        pending.add(1, ordering: .relaxed)
+        signal.lock()
+        signal.signal()
+        signal.unlock()
+    }
+
+    /// Asks `run` to return soon (after the delivery under way, whose waits give up).
+    public func stop() {
+        cancellation.cancel()
+        wake()
+    }
+
+    /// The forward's loop; returns after `stop`. Throws only when the cursor file is damaged.
+    public func run() throws {
+        try work.withLock { work in
+            var position = try startPosition(&work)
+            var failingSince: Date?
+            while !cancellation.isCancelled {
+                let batch: StoreFollower.Batch
+                do {
+                    batch = try work.follower.read(after: position, limit: batchSize, chunks: storeInfo().chunks)
+                } catch {
+                    report(.error, "forward \(destination): reading the store failed (retrying): \(error)")
+                    sleep(seconds: 1)
+                    continue
+                }
+                account(batch)
+                if batch.records.isEmpty {
+                    if batch.end != position { position = batch.end; save(position) }
+                    waitForRecords()
+                    continue
+                }
+                guard deliver(batch.records, with: work.sink, failingSince: &failingSince) else { break }
+                position = batch.end
+                save(position)
+            }
+            work.sink.close()
+        }
+    }
+
+    /// Delivers until the sink takes the batch or refuses it for good; false when stopped first.
+    private func deliver(_ records: [LogRecord], with sink: any ForwardSink, failingSince: inout Date?) -> Bool {
+        var backOff = 0.5
+        while true {
+            do {
+                try sink.deliver(records)
+                statistics.delivered.add(records.count, ordering: .relaxed)
+                if let since = failingSince {
+                    report(.default, "forward \(destination): the receiver takes records again after \(Int(Date().timeIntervalSince(since))) s; sending what waited in the store")
+                    failingSince = nil
+                }
+                return true
+            } catch ForwardError.rejected(let reason) {
+                statistics.rejected.add(records.count, ordering: .relaxed)
+                report(.error, "forward \(destination): the receiver refused \(records.count) records for good, skipped: \(reason)")
+                return true
+            } catch {
+                if cancellation.isCancelled { return false }
+                statistics.retries.add(1, ordering: .relaxed)
+                var wait = backOff
+                if case ForwardError.retryable(_, let after?) = error { wait = max(0, after) }
+                if failingSince == nil {
+                    failingSince = Date()
+                    report(.error, "forward \(destination): \(error); records wait in the store, retrying (back-off up to \(Int(maximumBackOff)) s)")
+                }
+                sleep(seconds: wait)
+                if cancellation.isCancelled { return false }
+                backOff = min(backOff * 2, maximumBackOff)
+            }
+        }
+    }
+
+    private func startPosition(_ work: inout ForwarderWork) throws -> ForwardPosition {
+        let info = storeInfo()
+        let newest = info.chunks.map(\.sequence).max() ?? 0
+        if let cursor = try ForwardCursor.load(from: cursorFile) {
+            if cursor.storeIdentifier == info.identifier && cursor.position.chunk <= newest {
+                report(.default, "forward \(destination): resuming after \(cursor.position)")
+                return cursor.position
+            }
+            report(.error, "forward \(destination): the cursor \(cursorFile.path) belongs to another store (\(cursor.storeIdentifier), \(cursor.position)); forwarding this store from its oldest record")
+            save(.beginning)
+            return .beginning
+        }
+        let end = try work.follower.endPosition(chunks: info.chunks)
+        report(.default, "forward \(destination): new forward, starting with the records committed from now on (after \(end))")
+        save(end)
+        return end
+    }
+
+    private func account(_ batch: StoreFollower.Batch) {
+        for loss in batch.lost {
+            if let count = loss.records {
+                statistics.lost.add(Int(count), ordering: .relaxed)
+                report(.error, "forward \(destination): \(count) records lost: chunk \(loss.chunk) expired (store quota) before they were forwarded")
+            } else {
+                report(.error, "forward \(destination): chunk \(loss.chunk) expired (store quota) before it was forwarded to its end; its remaining records are lost")
+            }
+        }
+        for reason in batch.undecodable {
+            statistics.lost.add(1, ordering: .relaxed)
+            report(.error, "forward \(destination): skipped a record that cannot be read: \(reason)")
+        }
+    }
+
+    private func save(_ position: ForwardPosition) {
+        let cursor = ForwardCursor(url: destination.url, storeIdentifier: storeInfo().identifier, position: position)
+        do {
+            try cursor.save(to: cursorFile)
+        } catch {
+            report(.error, "forward \(destination): cannot save the cursor in \(cursorFile.path) (after a restart some records are sent again): \(error.localizedDescription)")
+        }
+    }
+
+    /// Waits for `wake` or a second, whichever comes first (chunks rotate, expiry runs).
+    private func waitForRecords() {
+        signal.lock()
+        if pending.exchange(0, ordering: .relaxed) == 0 && !cancellation.isCancelled {
+            _ = signal.wait(until: Date().addingTimeInterval(1))
+        }
+        pending.store(0, ordering: .relaxed)
+        signal.unlock()
+    }
+
+    private func sleep(seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        signal.lock()
+        while !cancellation.isCancelled && Date() < deadline { _ = signal.wait(until: deadline) }
+        signal.unlock()
+    }
+}
+
+/// What the forwarder thread alone touches, behind a mutex so that `Forwarder` is `Sendable`.
+struct ForwarderWork: ~Copyable {
+    var sink: any ForwardSink
+    var follower: StoreFollower
+}
+
+/// A forward's running totals (records).
+public final class ForwardStatistics: Sendable {
+    public let delivered = Atomic<Int>(0)
+    public let rejected = Atomic<Int>(0)
+    public let lost = Atomic<Int>(0)
+    public let retries = Atomic<Int>(0)
+}

@@ -1,0 +1,134 @@
+import DiagModel
+import DiagStore
+import Foundation
+
+/// Reads a store's committed records in the order they were committed — chunk by chunk, by
+/// `id` within a chunk — after a position, through read-only connections, while diagd appends.
+///
+/// Only committed records are read (a transaction is visible once committed), never what is
+/// still in diagd's queue or memory ring. A chunk removed by expiry before the follower reached
+/// it is skipped and reported as lost.
+public final class StoreFollower {
+    public let storeDirectory: URL
+    private var open: OpenChunk?
+    /// The chunks as last listed, with their record counts: what a loss is counted from.
+    private var lastListed: [Int64: ChunkInfo] = [:]
+
+    public init(storeDirectory: URL) {
+        self.storeDirectory = storeDirectory
+    }
+
+    /// Records after `position` (at most `limit`), the position of the last one, and the chunks
+    /// expired before they were read.
+    public struct Batch {
+        public var records: [LogRecord] = []
+        public var end: ForwardPosition
+        public var lost: [Loss] = []
+        /// Rows that hold no valid record (a damaged chunk): skipped, each with why.
+        public var undecodable: [String] = []
+    }
+
+    /// Chunks removed (expiry) before the follower read them: `records` is nil when the count
+    /// is unknown (the chunk was gone before this process saw it).
+    public struct Loss: Sendable, Hashable {
+        public var chunk: Int64
+        public var records: Int64?
+    }
+
+    /// The position after the newest committed record: where a new forward starts.
+    public func endPosition(chunks: [ChunkInfo]) throws -> ForwardPosition {
+        guard let newest = chunks.max(by: { $0.sequence < $1.sequence }) else { return .beginning }
+        let chunk = try OpenChunk(sequence: newest.sequence, path: path(of: newest))
+        return ForwardPosition(chunk: newest.sequence, record: try chunk?.maximumID() ?? 0)
+    }
+
+    /// Reads the next records after `position`; `chunks` is the store's chunk list now.
+    public func read(after position: ForwardPosition, limit: Int, chunks: [ChunkInfo]) throws -> Batch {
+        let listed = chunks.sorted { $0.sequence < $1.sequence }
+        var batch = Batch(end: position)
+        defer { for chunk in listed { lastListed[chunk.sequence] = chunk } }
+        while true {
+            let current = batch.end.chunk
+            let isListed = listed.contains { $0.sequence == current }
+            if open?.sequence != current { open = nil }
+            if open == nil, isListed, let info = listed.first(where: { $0.sequence == current }) {
+                open = try OpenChunk(sequence: current, path: path(of: info))
+            }
+            if let chunk = open {
+                do {
+                    let last = try chunk.read(after: batch.end.record, limit: limit, into: &batch.records, undecodable: &batch.undecodable)
+                    if let last {
+                        batch.end.record = last
+                        return batch
+                    }
+                } catch where !FileManager.default.fileExists(atPath: chunk.path) {
+                    // Expired while it was being read: what was read stands, the rest is lost.
+                    open = nil
+                }
+            }
+            guard let next = listed.first(where: { $0.sequence > current }) else { return batch }
+            // The newer chunk was listed before this one was read to its end, and only the newest
+            // chunk takes appends: nothing more can come to this one.
+            if !isListed && open == nil && current > 0 {
+                for sequence in current..<next.sequence where sequence == current || lastListed[sequence] != nil {
+                    let known = lastListed[sequence].map { max(0, $0.recordCount - (sequence == current ? batch.end.record : 0)) }
+                    if known != 0 { batch.lost.append(Loss(chunk: sequence, records: known)) }
+                }
+            }
+            open = nil
+            batch.end = ForwardPosition(chunk: next.sequence, record: 0)
+        }
+    }
+
+    private func path(of chunk: ChunkInfo) -> String {
+        storeDirectory.appendingPathComponent("Persist").appendingPathComponent(chunk.file).path
+    }
+}
+
+@available(*, unavailable) extension StoreFollower: Sendable {}
+
+/// One chunk's read-only connection and its prepared read.
+private final class OpenChunk {
+    let sequence: Int64
+    let path: String
+    private let database: Database
+    private let statement: Statement
+
+    /// Nil when the file is not there (expired) or holds no table yet (being created).
+    init?(sequence: Int64, path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        self.sequence = sequence
+        self.path = path
+        let database: Database
+        do {
+            database = try Database.openForReading(path: path)
+            guard try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'records'") == 1 else { return nil }
+            statement = try database.prepare("SELECT \(RecordColumns.select) FROM records WHERE id > ? ORDER BY id LIMIT ?")
+        } catch where !FileManager.default.fileExists(atPath: path) {
+            return nil
+        }
+        self.database = database
+    }
+
+    func maximumID() throws -> Int64 {
+        try database.scalarInt("SELECT max(id) FROM records") ?? 0
+    }
+
+    /// Appends the records after `id` and returns the last one's id, nil when there is none.
+    func read(after id: Int64, limit: Int, into records: inout [LogRecord], undecodable: inout [String]) throws -> Int64? {
+        statement.reset()
+        try statement.bind(id, at: 1)
+        try statement.bind(Int64(limit), at: 2)
+        var last: Int64?
+        defer { statement.reset() }
+        while try statement.step() {
+            do {
+                records.append(try RecordColumns.decode(statement, chunk: path))
+            } catch let error as ForwardStoreError {
+                undecodable.append(error.description)
+            }
+            last = statement.int64(at: 0)
+        }
+        return last
+    }
+}
