@@ -9,7 +9,8 @@
 # records; the script checks it. Figures are whole-process wall times (hyperfine means).
 #
 # Needs: diag (release build), PostgreSQL 15 server programs (postgresql, postgresql-contrib),
-# hyperfine, python3. Usage: Benchmarks/fleet.sh [COUNT ...]   (default: 10000000)
+# hyperfine, python3; disk: about 4 GB per million records (NDJSON, store, bundle, its unpacked
+# copy in the cache, PostgreSQL's tables and indexes). Usage: Benchmarks/fleet.sh [COUNT ...]   (default: 10000000)
 #   WORK=/some/dir keeps the generated files, store, bundle and database between runs;
 #   DIAG=/path/to/diag uses that binary instead of building a release one;
 #   DATABASE=postgresql://… uses that database instead of starting a scratch server in WORK

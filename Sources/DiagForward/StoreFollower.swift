@@ -33,6 +33,11 @@ public final class StoreFollower {
     public struct Loss: Sendable, Hashable {
         public var chunk: Int64
         public var records: Int64?
+
+        public init(chunk: Int64, records: Int64?) {
+            self.chunk = chunk
+            self.records = records
+        }
     }
 
     /// The position after the newest committed record: where a new forward starts.
@@ -68,12 +73,12 @@ public final class StoreFollower {
             }
             guard let next = listed.first(where: { $0.sequence > current }) else { return batch }
             // The newer chunk was listed before this one was read to its end, and only the newest
-            // chunk takes appends: nothing more can come to this one.
-            if !isListed && open == nil && current > 0 {
-                for sequence in current..<next.sequence where sequence == current || lastListed[sequence] != nil {
-                    let known = lastListed[sequence].map { max(0, $0.recordCount - (sequence == current ? batch.end.record : 0)) }
-                    if known != 0 { batch.lost.append(Loss(chunk: sequence, records: known)) }
-                }
+            // chunk takes appends: nothing more can come to this one. This one, when it is gone
+            // unread, and the chunks seen between it and the next are lost.
+            let currentLost = !isListed && open == nil && current > 0
+            for sequence in current..<next.sequence where (sequence == current && currentLost) || (sequence > current && lastListed[sequence] != nil) {
+                let known = lastListed[sequence].map { max(0, $0.recordCount - (sequence == current ? batch.end.record : 0)) }
+                if known != 0 { batch.lost.append(Loss(chunk: sequence, records: known)) }
             }
             open = nil
             batch.end = ForwardPosition(chunk: next.sequence, record: 0)

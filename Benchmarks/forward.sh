@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Forwarding to rsyslog: diagd forwarding a store of N records over RFC 5424/TCP (octet-counted)
+# to a real rsyslogd, beside the same rsyslogd receiving the very same frames (captured from
+# diagd's forward) from a plain TCP sender that writes them as fast as the socket takes them.
+# Both runs are timed from the start until rsyslog has written the N messages. Prints the
+# rates and their ratio (target: forwarding >= 0.8x the plain sender).
+#
+#   Benchmarks/forward.sh [records]     (default 300000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-300000}
+
+swift build -c release --product diagd >/dev/null
+swift build -c release --product diag >/dev/null
+BIN=$(swift build -c release --show-bin-path)
+WORK=$(mktemp -d /tmp/diag-bench-forward.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+echo "== a store of $N generated records"
+"$BIN/diag" generate --count "$N" --output "$WORK/records.ndjson"
+"$BIN/diag" import --store "$WORK/store" "$WORK/records.ndjson" >/dev/null
+
+python3 - "$BIN" "$WORK" "$N" <<'PY'
+import json, os, signal, socket, subprocess, sys, threading, time
+
+BIN, WORK, N = sys.argv[1], sys.argv[2], int(sys.argv[3])
+STORE = f"{WORK}/store"
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+def wait_port(port, seconds=20):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.02)
+    raise SystemExit(f"nothing listens on {port}")
+
+def start_diagd(port, name):
+    """diagd forwarding the whole store: its cursor is set before the first record."""
+    identifier = json.load(open(f"{STORE}/Info.json"))["identifier"]
+    os.makedirs(f"{STORE}/forwarding", exist_ok=True)
+    for old in os.listdir(f"{STORE}/forwarding"):
+        os.remove(f"{STORE}/forwarding/{old}")
+    url = f"rfc5424+tcp://127.0.0.1:{port}"
+    cursor = f"{STORE}/forwarding/rfc5424_tcp___127.0.0.1_{port}.cursor.json"
+    json.dump({"url": url, "store": identifier, "chunk": 0, "record": 0}, open(cursor, "w"))
+    return subprocess.Popen([f"{BIN}/diagd", "--store", STORE, "--socket", f"{WORK}/{name}.sock", "--forward", url],
+                            stderr=open(f"{WORK}/{name}.stderr", "w"))
+
+def stop(process):
+    process.send_signal(signal.SIGTERM)
+    process.wait()
+
+def start_rsyslog(name):
+    port = free_port()
+    os.makedirs(f"{WORK}/{name}", exist_ok=True)
+    output = f"{WORK}/{name}/out.log"
+    with open(f"{WORK}/{name}/rsyslog.conf", "w") as conf:
+        conf.write(f'''global(workDirectory="{WORK}/{name}")
+module(load="imtcp")
+input(type="imtcp" port="{port}" address="127.0.0.1")
+template(name="short" type="string" string="%pri% %app-name% %procid% %msgid% %msg:1:40%\\n")
+if $app-name != "diagd" then action(type="omfile" file="{output}" template="short")
+''')
+    process = subprocess.Popen(["/usr/sbin/rsyslogd", "-n", "-f", f"{WORK}/{name}/rsyslog.conf", "-i", f"{WORK}/{name}/rsyslogd.pid"])
+    wait_port(port)
+    return process, port, output
+
+def wait_lines(path, count, seconds=600):
+    """Blocks until `path` holds `count` lines; returns when that was seen."""
+    deadline = time.time() + seconds
+    lines, offset = 0, 0
+    while time.time() < deadline:
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                f.seek(offset)
+                data = f.read()
+            offset += len(data)
+            lines += data.count(b"\n")
+            if lines >= count:
+                return time.time()
+        time.sleep(0.005)
+    raise SystemExit(f"{path}: {lines} of {count} lines after {seconds} s")
+
+# 1. Capture the frames diagd sends (a listener that keeps every byte).
+listener = socket.socket()
+listener.bind(("127.0.0.1", 0))
+listener.listen(1)
+capture_port = listener.getsockname()[1]
+frames = bytearray()
+def receive():
+    connection, _ = listener.accept()
+    while chunk := connection.recv(1 << 20):
+        frames.extend(chunk)
+threading.Thread(target=receive, daemon=True).start()
+diagd = start_diagd(capture_port, "capture")
+start = time.time()
+def count_frames(data):
+    count, position = 0, 0
+    while position < len(data):
+        space = data.index(b" ", position)
+        position = space + 1 + int(data[position:space])
+        count += 1
+    return count
+while True:
+    time.sleep(0.2)
+    if len(frames) and count_frames(bytes(frames)) >= N:
+        break
+capture_seconds = time.time() - start
+stop(diagd)
+time.sleep(0.3)
+data = bytes(frames)
+print(f"== captured {count_frames(data)} frames ({len(data)} bytes) from diagd's forward "
+      f"(no rsyslog: {N / capture_seconds:,.0f} records/s, a rough upper bound)")
+
+# 2. Reference: a plain TCP sender writes the same frames to rsyslog.
+rsyslog, port, output = start_rsyslog("reference")
+start = time.time()
+with socket.create_connection(("127.0.0.1", port)) as sender:
+    sender.sendall(data)
+    done = wait_lines(output, N)
+reference = done - start
+stop(rsyslog)
+
+# 3. diagd forwarding the store to rsyslog.
+rsyslog, port, output = start_rsyslog("forward")
+start = time.time()
+diagd = start_diagd(port, "forward")
+done = wait_lines(output, N)
+forward = done - start
+stop(diagd)
+stop(rsyslog)
+
+reference_rate, forward_rate = N / reference, N / forward
+print(f"plain TCP sender -> rsyslog:  {N} records in {reference:.2f} s = {reference_rate:,.0f} records/s")
+print(f"diagd --forward  -> rsyslog:  {N} records in {forward:.2f} s = {forward_rate:,.0f} records/s")
+print(f"ratio forward/plain: {forward_rate / reference_rate:.2f}x (target >= 0.8x)")
+PY
