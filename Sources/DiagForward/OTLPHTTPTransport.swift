@@ -33,8 +33,9 @@ final class OTLPHTTPTransport {
         session = URLSession(configuration: configuration)
     }
 
-    /// POSTs `body` (already gzip-compressed JSON) to `endpoint` and waits for the response.
-    func post(_ body: Data, to endpoint: URL) -> OTLPHTTPExchange {
+    /// POSTs `body` (already gzip-compressed JSON) to `endpoint` and waits for the response;
+    /// `cancellation` ends the wait early (diagd stopping), as a failure.
+    func post(_ body: Data, to endpoint: URL, cancellation: ForwardCancellation?) -> OTLPHTTPExchange {
         var request = URLRequest(url: endpoint)
         request.httpMethod = "POST"
         request.httpBody = body
@@ -53,6 +54,13 @@ final class OTLPHTTPTransport {
         }
         pending.withLock { $0 = task }
         task.resume()
+        var cancelled = false
+        while !outcome.wait(seconds: 0.1) {
+            if !cancelled, cancellation?.isCancelled == true {
+                cancelled = true
+                task.cancel()
+            }
+        }
         let exchange = outcome.wait()
         pending.withLock { $0 = nil }
         return exchange
@@ -76,6 +84,13 @@ private final class OutcomeSlot: Sendable {
     func fill(_ exchange: OTLPHTTPExchange) {
         value.withLock { $0 = exchange }
         filled.signal()
+    }
+
+    /// Whether the answer came within `seconds`.
+    func wait(seconds: Double) -> Bool {
+        guard filled.wait(timeout: .now() + seconds) == .success else { return false }
+        filled.signal()
+        return true
     }
 
     func wait() -> OTLPHTTPExchange {
