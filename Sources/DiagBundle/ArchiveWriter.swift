@@ -63,6 +63,9 @@ final class ArchiveWriter {
             try check(archive_write_add_filter_gzip(archive), "add the gzip filter")
         case .zstd:
             try check(archive_write_add_filter_zstd(archive), "add the zstd filter")
+            // What `zstd -T0` does: level 3 (the zstd command's default, and libarchive's), one
+            // worker per core (libarchive 3.6 sets ZSTD_c_nbWorkers from "threads").
+            try check(archive_write_set_filter_option(archive, "zstd", "compression-level", "3"), "set the zstd level")
             let threads = String(max(1, ProcessInfo.processInfo.activeProcessorCount))
             try check(archive_write_set_filter_option(archive, "zstd", "threads", threads), "set zstd threads")
         case .none:

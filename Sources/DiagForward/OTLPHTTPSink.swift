@@ -38,6 +38,7 @@ public final class OTLPHTTPSink: ForwardSink {
     }
 
     private let encoder: OTLPLogsEncoder
+    private let cancellation: ForwardCancellation?
     private var gzip: GzipEncoder?
     private var transport: OTLPHTTPTransport?
     /// The start of the last batch that the receiver accepted before a later request failed.
@@ -46,11 +47,14 @@ public final class OTLPHTTPSink: ForwardSink {
     /// - Parameters:
     ///   - endpoint: `http://HOST:PORT/v1/logs` (an `otlp+http` scheme is read as `http`).
     ///   - host: `host.name` of the resource the records come from.
-    public convenience init(endpoint: URL, host: String) {
-        self.init(endpoint: endpoint, host: host, options: Options())
+    ///   - cancellation: when cancelled (diagd stopping), a request in flight is abandoned and
+    ///     `deliver` throws `.retryable` at once instead of waiting for the answer.
+    public convenience init(endpoint: URL, host: String, cancellation: ForwardCancellation? = nil) {
+        self.init(endpoint: endpoint, host: host, options: Options(), cancellation: cancellation)
     }
 
-    public init(endpoint: URL, host: String, options: Options) {
+    public init(endpoint: URL, host: String, options: Options, cancellation: ForwardCancellation? = nil) {
+        self.cancellation = cancellation
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
         if components?.scheme?.lowercased() == "otlp+http" { components?.scheme = "http" }
         self.endpoint = components?.url ?? endpoint
@@ -106,7 +110,7 @@ public final class OTLPHTTPSink: ForwardSink {
             throw ForwardError.retryable(reason: "\(endpoint.absoluteString): cannot compress the request: \(error)", after: nil)
         }
         if transport == nil { transport = OTLPHTTPTransport(requestTimeout: options.requestTimeout) }
-        let exchange = transport!.post(Data(body), to: endpoint)
+        let exchange = transport!.post(Data(body), to: endpoint, cancellation: cancellation)
         statistics.requests += 1
         switch OTLPHTTPOutcome(exchange, endpoint: endpoint.absoluteString, maxRetryAfter: options.maxRetryAfter) {
         case .accepted(let partial, let unreadable):

@@ -22,6 +22,12 @@ public final class OutputSink {
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 
     public func write(_ bytes: [UInt8]) {
+        if bytes.count >= capacity {
+            // A block as large as the buffer goes out as it is, after what is buffered.
+            flush()
+            bytes.withUnsafeBytes { writeAll($0) }
+            return
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= capacity { flush() }
     }
@@ -39,18 +45,22 @@ public final class OutputSink {
 
     public func flush() {
         defer { buffer.removeAll(keepingCapacity: true) }
-        guard failure == nil, !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { writeAll($0) }
+    }
+
+    /// Writes all of `raw` unless a write failed before (then nothing more is written).
+    private func writeAll(_ raw: UnsafeRawBufferPointer) {
+        guard failure == nil, !raw.isEmpty else { return }
+        var offset = 0
+        while offset < raw.count {
+            let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                return
             }
+            offset += written
         }
     }
 

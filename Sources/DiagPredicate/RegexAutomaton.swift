@@ -97,6 +97,10 @@ final class RegexAutomaton: Sendable {
 
     /// Whether the whole of `text` (valid UTF-8) matches; nil when the automaton cannot tell.
     func matches(_ text: UnsafeBufferPointer<UInt8>) -> Bool? {
+        accepts.withUnsafeBufferPointer { matches(text, accepts: $0) }
+    }
+
+    private func matches(_ text: UnsafeBufferPointer<UInt8>, accepts: UnsafeBufferPointer<UInt64>) -> Bool? {
         var state = start
         var index = 0
         while index < text.count {

@@ -40,6 +40,24 @@ struct LoadingTests {
         #expect(showAfter.stdout == showBefore.stdout)
     }
 
+    @Test func twoLoadersOfOneBundleLoadItOnce() throws {
+        let fixture = try FleetFixture.shared()
+        let url = try PostgresServer.shared().makeDatabase()
+        let outputs = ProcessOutputs()
+        DispatchQueue.concurrentPerform(iterations: 3) { _ in
+            outputs.append(Result { try fixture.diag(["fleet", "load", "--database", url, fixture.bundles[1], fixture.bundles[2]]) })
+        }
+        let finished = try outputs.all.map { try $0.get() }
+        #expect(finished.allSatisfy { $0.status == 0 }, "\(finished.map(\.stderr))")
+        let lines = finished.flatMap { $0.stdout.split(separator: "\n") }
+        #expect(lines.filter { $0.hasPrefix("loaded ") }.count == 2, "\(lines)")
+        #expect(lines.filter { $0.hasPrefix("already loaded ") }.count == 4, "\(lines)")
+        let expected = try fixture.diag(["show", "--info", "--debug", "--style", "ndjson"] + Array(fixture.bundles[1...2]))
+        let connection = try PostgresConnection(url: url)
+        let total = try connection.value("SELECT count(*) FROM records")
+        #expect(total == String(expected.stdout.split(separator: "\n").count))
+    }
+
     @Test func theSameBundleUnpackedIsTheSameBundle() throws {
         let fixture = try FleetFixture.shared()
         let url = try PostgresServer.shared().makeDatabase()
@@ -127,5 +145,24 @@ struct LoadingTests {
         #expect(try counts(url) == before)
         let connection = try PostgresConnection(url: url)
         #expect(try connection.value("SELECT to_regclass('records_20261127')::text") == nil)
+    }
+}
+
+/// The outcomes of concurrent runs, collected under a lock.
+final class ProcessOutputs: @unchecked Sendable {
+    // Safe: `values` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var values: [Result<ProcessOutput, any Error>] = []
+
+    func append(_ value: Result<ProcessOutput, any Error>) {
+        lock.lock()
+        values.append(value)
+        lock.unlock()
+    }
+
+    var all: [Result<ProcessOutput, any Error>] {
+        lock.lock()
+        defer { lock.unlock() }
+        return values
     }
 }

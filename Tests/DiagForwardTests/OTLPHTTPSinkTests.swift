@@ -89,6 +89,25 @@ struct OTLPHTTPSinkTests {
         #expect(receiver.requests.count == 2)
     }
 
+    @Test func cancellingAbandonsARequestInFlight() throws {
+        let receiver = try OTLPTestReceiver(replies: [.hang])
+        let cancellation = ForwardCancellation()
+        var options = OTLPHTTPSink.Options()
+        options.requestTimeout = 600
+        let sink = OTLPHTTPSink(endpoint: receiver.endpoint, host: "h", options: options, cancellation: cancellation)
+        let cancelling = Thread {
+            while receiver.requests.isEmpty { usleep(10_000) }
+            cancellation.cancel()
+        }
+        cancelling.start()
+        // Returns only because of the cancellation: the receiver never answers, the timeout is 10 minutes.
+        guard case .retryable(let reason, nil)? = deliveryError({ try sink.deliver([Self.records[0]]) }) else {
+            Issue.record("a cancelled delivery is retryable")
+            return
+        }
+        #expect(reason.hasPrefix("\(receiver.endpoint.absoluteString): no response ("))
+    }
+
     @Test func anOTLPSchemeEndpointIsPostedOverHTTP() throws {
         let receiver = try OTLPTestReceiver()
         let sink = OTLPHTTPSink(endpoint: URL(string: "otlp+http://127.0.0.1:\(receiver.port)/v1/logs")!, host: "h")
@@ -191,6 +210,21 @@ struct OTLPHTTPSinkTests {
         #expect(!reason.unicodeScalars.contains { $0.properties.generalCategory == .control })
         #expect(reason.count < 300)
         #expect(reason.contains("HTTP 503: [2J down"))
+    }
+
+    @Test func aHugeResponseBodyIsReadButNotKept() throws {
+        let huge = String(repeating: "{\"partialSuccess\":", count: 300_000)
+        let receiver = try OTLPTestReceiver(replies: [.status(200, body: huge), .status(503, body: huge)])
+        let transport = OTLPHTTPTransport(requestTimeout: 10)
+        let exchange = transport.post(Data(try GzipEncoder().compress(Array("{}".utf8))), to: receiver.endpoint, cancellation: nil)
+        #expect(exchange.status == 200)
+        #expect(exchange.body.count == OTLPHTTPTransport.maxResponseBytes)
+        let sink = sink(receiver)
+        guard case .retryable(let reason, nil)? = deliveryError({ try sink.deliver([Self.records[0]]) }) else {
+            Issue.record("a 503 is retryable")
+            return
+        }
+        #expect(reason.count < 300)
     }
 
     @Test func aPartialSuccessIsReportedAndNotRetried() throws {

@@ -62,6 +62,12 @@ final class OTLPTestReceiver: Sendable {
 
     var requests: [Request] { state.value.withLock { $0.requests } }
 
+    /// While set, every request is answered `503` without `Retry-After` (the script waits).
+    var unavailable: Bool {
+        get { state.value.withLock { $0.unavailable } }
+        set { state.value.withLock { $0.unavailable = newValue } }
+    }
+
     /// Stops listening and drops every open connection.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
@@ -78,8 +84,8 @@ final class OTLPTestReceiver: Sendable {
     }
 
     private final class Shared: Sendable {
-        let value: Mutex<(script: [Reply], requests: [Request], connections: [Int32])>
-        init(_ replies: [Reply]) { value = Mutex((replies, [], [])) }
+        let value: Mutex<(script: [Reply], requests: [Request], connections: [Int32], unavailable: Bool)>
+        init(_ replies: [Reply]) { value = Mutex((replies, [], [], false)) }
     }
 
     private static func acceptLoop(_ listener: Int32, _ state: Shared) {
@@ -104,7 +110,8 @@ final class OTLPTestReceiver: Sendable {
         var reader = HTTPRequestReader(descriptor: connection)
         while let parsed = reader.next() {
             let reply: Reply = state.value.withLock { state in
-                let reply = state.script.isEmpty ? Reply.status(200) : state.script.removeFirst()
+                let reply = state.unavailable ? Reply.status(503, body: #"{"message":"unavailable"}"#)
+                    : state.script.isEmpty ? Reply.status(200) : state.script.removeFirst()
                 state.requests.append(Request(method: parsed.method, path: parsed.path, headers: parsed.headers, body: parsed.body, reply: reply))
                 return reply
             }

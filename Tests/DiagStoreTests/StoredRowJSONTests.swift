@@ -43,6 +43,25 @@ import TestSupport
         #expect(Set(rows) == Set(records.map { $0.jsonString(offsetSeconds: offsetSeconds) }))
     }
 
+    @Test func escapesAtEveryOffsetOfTheEightByteStrides() throws {
+        let folder = try TemporaryDirectory()
+        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true)
+        var records: [LogRecord] = []
+        for length in 0..<26 {
+            for special in ["\"", "\\", "\u{1}", "\n", "\u{1F}", " ", "é", "\u{7F}", "!"] {
+                for offset in stride(from: 0, to: max(length, 1), by: 3) {
+                    var text = String(repeating: "abcdefgh", count: 4).prefix(length).map(String.init)
+                    if offset < text.count { text[offset] = special } else { text.append(special) }
+                    records.append(LogRecord(timestamp: StoreTestRecords.base + Int64(records.count), eventMessage: text.joined(), formatString: text.reversed().joined()))
+                }
+            }
+        }
+        try store.append(records)
+        let (rows, decoded) = try rowsAsJSON(store)
+        #expect(rows.count == records.count)
+        #expect(rows == decoded)
+    }
+
     @Test func textThatIsNotUTF8IsRepairedAsDecodingRepairsIt() throws {
         let folder = try TemporaryDirectory()
         let store = try LogStore.open(at: folder.file("s.logarchive"), create: true)

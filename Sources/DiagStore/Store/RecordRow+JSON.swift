@@ -121,11 +121,19 @@ private struct RowJSON {
     static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var runStart = 0
-        for index in 0..<utf8.count {
+        var index = 0
+        while index < utf8.count {
+            // Eight bytes at a time while none needs escaping.
+            if index + 8 <= utf8.count, !Self.needsEscape(UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
             let byte = utf8[index]
+            index += 1
+            let position = index - 1
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-            runStart = index + 1
+            if runStart < position { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position])) }
+            runStart = position + 1
             bytes.append(UInt8(ascii: "\\"))
             switch byte {
             case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
@@ -144,6 +152,17 @@ private struct RowJSON {
         }
         if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes is below 0x20, a `"` or a `\\` (bit tricks on the word:
+    /// a byte below n leaves its high bit set in `(x - n) & ~x`).
+    @inline(__always)
+    static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let control = (word &- ones &* 0x20) & ~word & highs != 0
+        return control || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
     }
 
     /// Decimal digits, as `String(value)` writes them.
