@@ -100,6 +100,9 @@ for count in "${counts[@]}"; do
     printf '%-10s %-8s %12.4f %12.4f %9s %10s  %s\n' "$count" window "$d" "$r" "$(ratio "$d" "$r")" \
         "$(rss_mib "$diag" show --info --debug --style ndjson --predicate "$window_predicate" "$store")" "diag < 0.020 s"
     same_count window "$window_predicate" "$window_rg"
+    # The floor under the window figure: starting diag (loading its shared libraries) and nothing else.
+    hyperfine --style none --warmup 3 --runs 20 --export-json "$work/v.json" "$diag --version" >/dev/null
+    printf '%-10s %-8s %12.4f %12s %9s %10s  %s\n' "$count" startup "$(mean "$work/v.json")" - - - "(diag --version alone, for the window's)"
     run_pair scan "$runs" "$scan_predicate" "diag/rg ≤ 3" "'$scan_rg'"
     same_count scan "$scan_predicate" "$scan_rg"
     # The reference of the earlier runs: rg counting lines (see the top).

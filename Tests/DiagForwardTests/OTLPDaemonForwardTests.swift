@@ -37,13 +37,18 @@ import TestSupport
         return try done()
     }
 
-    func forward(_ receiver: OTLPTestReceiver) -> [String] {
-        ["--forward", "otlp+http://127.0.0.1:\(receiver.port)/v1/logs"]
+    /// diagd forwarding to `receiver`, once its forward has fixed where it starts: a new forward
+    /// starts with the records committed after its thread first runs, which can come after diagd
+    /// accepts connections.
+    func forwardingDaemon(to receiver: OTLPTestReceiver) throws -> ForwardingDaemon {
+        let daemon = try ForwardingDaemon(arguments: ["--forward", "otlp+http://127.0.0.1:\(receiver.port)/v1/logs"])
+        #expect(Self.wait { daemon.stderr.contains("new forward, starting with") }, "\(daemon.stderr)")
+        return daemon
     }
 
     @Test func everyRecordArrivesAsValidOTLPAfterA503() throws {
         let receiver = try OTLPTestReceiver(replies: [.status(503, headers: ["Retry-After": "1"], body: "")])
-        let daemon = try ForwardingDaemon(arguments: forward(receiver))
+        let daemon = try forwardingDaemon(to: receiver)
         // Debug records are not stored by diagd's default level configuration, so not forwarded.
         let levels = ["Fault", "Error", "Default", "Info"]
         try daemon.send((0..<300).map { index in
@@ -70,7 +75,7 @@ import TestSupport
 
     @Test func aRefusedBatchIsNotRetriedAndLaterRecordsFlow() throws {
         let receiver = try OTLPTestReceiver(replies: [.status(400, body: #"{"code":3,"message":"refused by test"}"#)])
-        let daemon = try ForwardingDaemon(arguments: forward(receiver))
+        let daemon = try forwardingDaemon(to: receiver)
         try daemon.send((0..<20).map { recordLine(tag: "first", index: $0) })
         #expect(Self.wait { !receiver.requests.isEmpty })
         try daemon.send((0..<20).map { recordLine(tag: "second", index: $0) })
@@ -85,7 +90,7 @@ import TestSupport
 
     @Test func aKilledDaemonResumesFromItsCursorWhileTheReceiverIsUnavailable() throws {
         let receiver = try OTLPTestReceiver()
-        let daemon = try ForwardingDaemon(arguments: forward(receiver))
+        let daemon = try forwardingDaemon(to: receiver)
         try daemon.send((0..<200).map { recordLine(tag: "before", index: $0) })
         #expect(try Self.wait { Set(Self.indexes(try Self.accepted(receiver), tagged: "before")).count == 200 })
         receiver.unavailable = true

@@ -212,6 +212,21 @@ struct OTLPHTTPSinkTests {
         #expect(reason.contains("HTTP 503: [2J down"))
     }
 
+    @Test func aHugeResponseBodyIsReadButNotKept() throws {
+        let huge = String(repeating: "{\"partialSuccess\":", count: 300_000)
+        let receiver = try OTLPTestReceiver(replies: [.status(200, body: huge), .status(503, body: huge)])
+        let transport = OTLPHTTPTransport(requestTimeout: 10)
+        let exchange = transport.post(Data(try GzipEncoder().compress(Array("{}".utf8))), to: receiver.endpoint, cancellation: nil)
+        #expect(exchange.status == 200)
+        #expect(exchange.body.count == OTLPHTTPTransport.maxResponseBytes)
+        let sink = sink(receiver)
+        guard case .retryable(let reason, nil)? = deliveryError({ try sink.deliver([Self.records[0]]) }) else {
+            Issue.record("a 503 is retryable")
+            return
+        }
+        #expect(reason.count < 300)
+    }
+
     @Test func aPartialSuccessIsReportedAndNotRetried() throws {
         let receiver = try OTLPTestReceiver(replies: [
             .status(200, body: #"{"partialSuccess":{"rejectedLogRecords":"2","errorMessage":"too old"}}"#),
