@@ -71,6 +71,9 @@ final class ArchiveWriter {
         case .none:
             try check(archive_write_add_filter_none(archive), "choose no compression")
         }
+        // Written 64 KiB at a time rather than tar's 10 KiB: a tenth of the system calls. The
+        // output is a regular file, so libarchive pads no block (archive_write_open_fd).
+        try check(archive_write_set_bytes_per_block(archive, 64 * 1024), "set the block size")
         try check(archive_write_open_fd(archive, descriptor), "open \(path)")
     }
 
