@@ -51,6 +51,12 @@ import Testing
         #expect(message.hasSuffix(#"[diag@32473 thread="12" trace="99" eventType="signpostEvent" userID="501" formatString="%s" signpostID="5" signpostName="sync" signpostType="begin" metadata="{\"zone\":\"Photos\"}"]"#))
     }
 
+    @Test func integersOfEveryRangeAreWrittenInDecimal() {
+        let record = LogRecord(timestamp: time, processID: 0, threadID: .min, activityIdentifier: -5, traceID: .max, eventMessage: "m")
+        let message = encoder.message(for: record)
+        #expect(message.contains(" - 0 - [diag@32473 activity=\"-5\" thread=\"-9223372036854775808\" trace=\"9223372036854775807\"]"), "\(message)")
+    }
+
     @Test func byteOrderMarkOnlyBeforeMessagesOutsideASCII() {
         #expect(encoder.message(for: LogRecord(timestamp: time, eventMessage: "plain")).hasSuffix("] plain"))
         #expect(encoder.message(for: LogRecord(timestamp: time, eventMessage: "é")).utf8.suffix(6).elementsEqual([0x20, 0xEF, 0xBB, 0xBF, 0xC3, 0xA9]))
