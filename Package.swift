@@ -14,7 +14,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libpq (Debian's libpq-dev for the header, libpq5 at run time), opened by `diag fleet` only.
+        .target(name: "CLibPQ"),
 
         // The record model: fields, levels, event types, metadata, JSON and timestamps.
         .target(name: "DiagModel", linkerSettings: [.linkedLibrary("m")]),

@@ -15,6 +15,7 @@ public final class PostgresConnection {
     /// Waits at most 10 seconds for the server unless the URL says otherwise (`connect_timeout`).
     public init(url: String) throws(FleetError) {
         displayName = Self.redacted(url)
+        try Self.loadLibrary()
         try Self.validate(url, displayName: displayName)
         // Later entries win: the URL (dbname, expanded) can override the defaults before it.
         let keywords = ["connect_timeout", "client_encoding", "application_name", "options", "dbname"]
@@ -38,6 +39,15 @@ public final class PostgresConnection {
     }
 
     deinit { PQfinish(handle) }
+
+    /// libpq is opened on first use (CLibPQ.h says why `diag` does not link it).
+    private static func loadLibrary() throws(FleetError) {
+        var reason = [CChar](repeating: 0, count: 512)
+        guard clibpq_load(&reason, reason.count) == 0 else {
+            let text = reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw .failure("diag fleet \(text)")
+        }
+    }
 
     /// A malformed URL is refused before any connection is tried, with libpq's reason.
     private static func validate(_ url: String, displayName: String) throws(FleetError) {

@@ -49,7 +49,7 @@ public final class Forwarder: Sendable {
     public func wake() {
         pending.add(1, ordering: .relaxed)
         signal.lock()
-        signal.signal()
+        signal.broadcast()
         signal.unlock()
     }
 
@@ -63,26 +63,31 @@ public final class Forwarder: Sendable {
     public func run() throws {
         try work.withLock { work in
             var position = try startPosition(&work)
-            var failingSince: Date?
-            while !cancellation.isCancelled {
-                let batch: StoreFollower.Batch
-                do {
-                    batch = try work.follower.read(after: position, limit: batchSize, chunks: storeInfo().chunks)
-                } catch {
+            let reader = ForwardReadAhead(
+                follower: work.follower, after: position, batchSize: batchSize, chunks: { [storeInfo] in storeInfo().chunks },
+                cancellation: cancellation, waitForRecords: { [self] in waitForRecords() },
+                failed: { [self] error in
                     report(.error, "forward \(destination): reading the store failed (retrying): \(error)")
                     sleep(seconds: 1)
-                    continue
-                }
+                })
+            work.follower = StoreFollower(storeDirectory: storeDirectory)
+            reader.startReading()
+            var failingSince: Date?
+            var lastSave = ContinuousClock.now
+            while let batch = reader.next() {
                 account(batch)
-                if batch.records.isEmpty {
-                    if batch.end != position { position = batch.end; save(position) }
-                    waitForRecords()
-                    continue
+                if !batch.records.isEmpty {
+                    guard deliver(batch.records, with: work.sink, failingSince: &failingSince) else { break }
                 }
-                guard deliver(batch.records, with: work.sink, failingSince: &failingSince) else { break }
                 position = batch.end
-                save(position)
+                // At most every 0.2 s while records stream (a restart may send those again),
+                // and whenever the forward catches up.
+                if batch.records.count < batchSize || lastSave.duration(to: .now) > .milliseconds(200) {
+                    save(position)
+                    lastSave = .now
+                }
             }
+            save(position)
             work.sink.close()
         }
     }

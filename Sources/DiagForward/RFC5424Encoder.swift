@@ -72,15 +72,17 @@ public struct RFC5424Encoder: Sendable {
 
     /// Appends the octet-counted frame of `record` to `buffer`.
     public func appendFrame(for record: LogRecord, to buffer: inout [UInt8]) {
-        var message = [UInt8]()
-        message.reserveCapacity(256 + record.eventMessage.utf8.count)
-        appendMessage(for: record, to: &message)
-        Self.appendFrame(message: message, to: &buffer)
+        let start = buffer.count
+        appendMessage(for: record, to: &buffer)
+        var prefix: [UInt8] = []
+        Digits.append(Int64(buffer.count - start), to: &prefix)
+        prefix.append(UInt8(ascii: " "))
+        buffer.insert(contentsOf: prefix, at: start)
     }
 
     /// Appends `MSG-LEN SP` and the message bytes.
     public static func appendFrame(message: [UInt8], to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: String(message.count).utf8)
+        Digits.append(Int64(message.count), to: &buffer)
         buffer.append(UInt8(ascii: " "))
         buffer.append(contentsOf: message)
     }
@@ -88,7 +90,7 @@ public struct RFC5424Encoder: Sendable {
     /// Appends the unframed message of `record` to `bytes`.
     public func appendMessage(for record: LogRecord, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "<"))
-        bytes.append(contentsOf: String(facility * 8 + Self.severity(of: record.messageType)).utf8)
+        Digits.append(Int64(facility * 8 + Self.severity(of: record.messageType)), to: &bytes)
         bytes.append(contentsOf: ">1 ".utf8)
         appendTimestamp(record.timestamp, to: &bytes)
         bytes.append(UInt8(ascii: " "))
@@ -96,16 +98,18 @@ public struct RFC5424Encoder: Sendable {
         bytes.append(UInt8(ascii: " "))
         let exactProcess = Self.appendHeaderField(record.process, maxLength: 48, to: &bytes)
         bytes.append(UInt8(ascii: " "))
-        _ = Self.appendHeaderField(record.processID.map { String($0) }, maxLength: 128, to: &bytes)
+        if let processID = record.processID { Digits.append(processID, to: &bytes) } else { bytes.append(UInt8(ascii: "-")) }
         bytes.append(UInt8(ascii: " "))
         let exactCategory = Self.appendHeaderField(record.category, maxLength: 32, to: &bytes)
         bytes.append(UInt8(ascii: " "))
         StructuredDataWriter.append(record, process: !exactProcess, category: !exactCategory, to: &bytes)
         guard !record.eventMessage.isEmpty else { return }
         bytes.append(UInt8(ascii: " "))
-        let message = record.eventMessage.utf8
-        if message.contains(where: { $0 >= 0x80 }) { bytes.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
-        bytes.append(contentsOf: message)
+        var message = record.eventMessage
+        message.withUTF8 { text in
+            if text.contains(where: { $0 >= 0x80 }) { bytes.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
+            bytes.append(contentsOf: text)
+        }
     }
 
     /// `2026-11-29T09:40:01.123456+01:00` (nanoseconds since the epoch in an Int64 are always
@@ -126,22 +130,22 @@ public struct RFC5424Encoder: Sendable {
     /// Appends a header field as RFC 5424 §6 allows (1…maxLength printable US-ASCII, else `-`);
     /// returns whether it was written unchanged.
     static func appendHeaderField(_ value: String?, maxLength: Int, to bytes: inout [UInt8]) -> Bool {
-        guard let value, !value.isEmpty else {
+        guard var value, !value.isEmpty else {
             bytes.append(UInt8(ascii: "-"))
             return true
         }
-        var exact = true
+        let plain = value.withUTF8 { text in
+            guard text.count <= maxLength, text.allSatisfy({ $0 >= 33 && $0 <= 126 }) else { return false }
+            bytes.append(contentsOf: text)
+            return true
+        }
+        if plain { return true }
         var written = 0
         for scalar in value.unicodeScalars {
-            guard written < maxLength else { return false }
-            if scalar.value >= 33 && scalar.value <= 126 {
-                bytes.append(UInt8(scalar.value))
-            } else {
-                bytes.append(UInt8(ascii: "_"))
-                exact = false
-            }
+            guard written < maxLength else { break }
+            bytes.append(scalar.value >= 33 && scalar.value <= 126 ? UInt8(scalar.value) : UInt8(ascii: "_"))
             written += 1
         }
-        return exact
+        return false
     }
 }

@@ -67,7 +67,7 @@ public final class RFC5424TCPSink: ForwardSink {
             replayPending = !replay.isEmpty
             throw error
         }
-        replay.append(scratch, keeping: replayBytes + live.unacknowledgedBytes)
+        replay.append(&scratch, keeping: replayBytes + live.unacknowledgedBytes)
     }
 
     public func close() {
@@ -75,21 +75,33 @@ public final class RFC5424TCPSink: ForwardSink {
     }
 }
 
-/// The last frames sent, whole batches, trimmed to a byte budget from the oldest.
+/// The last frames sent, whole batches, trimmed to a byte budget from the oldest. A trimmed
+/// batch's buffer is handed back for the next batch, so that its pages are not faulted in again.
 struct ReplayWindow {
     private(set) var batches: [[UInt8]] = []
     private var byteCount = 0
+    private var spare: [UInt8] = []
 
     var isEmpty: Bool { byteCount == 0 }
 
-    mutating func append(_ frames: [UInt8], keeping budget: Int) {
-        batches.append(frames)
-        byteCount += frames.count
+    /// Keeps `frames` (leaving an empty buffer in its place) and drops the oldest batches beyond
+    /// `budget` bytes.
+    mutating func append(_ frames: inout [UInt8], keeping budget: Int) {
+        var kept: [UInt8] = []
+        swap(&kept, &frames)
+        byteCount += kept.count
+        batches.append(kept)
         var drop = 0
         while drop < batches.count - 1, byteCount - batches[drop].count >= budget {
             byteCount -= batches[drop].count
             drop += 1
         }
-        if drop > 0 { batches.removeFirst(drop) }
+        if drop > 0 {
+            spare = batches[drop - 1]
+            batches.removeFirst(drop)
+        }
+        swap(&frames, &spare)
+        spare = []
+        frames.removeAll(keepingCapacity: true)
     }
 }

@@ -35,16 +35,16 @@ enum StructuredDataWriter {
     }
 
     private static func append(_ name: StaticString, _ value: String?, _ bytes: inout [UInt8]) {
-        guard let value else { return }
+        guard var value else { return }
         appendName(name, &bytes)
-        appendEscaped(value.utf8, &bytes)
+        value.withUTF8 { appendEscaped($0, &bytes) }
         bytes.append(UInt8(ascii: "\""))
     }
 
     private static func append(_ name: StaticString, _ value: Int64?, _ bytes: inout [UInt8]) {
         guard let value else { return }
         appendName(name, &bytes)
-        bytes.append(contentsOf: String(value).utf8)
+        Digits.append(value, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 
@@ -52,15 +52,42 @@ enum StructuredDataWriter {
     private static func appendName(_ name: StaticString, _ bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: " "))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
+        bytes.append(UInt8(ascii: "="))
+        bytes.append(UInt8(ascii: "\""))
     }
 
-    private static func appendEscaped(_ value: some Sequence<UInt8>, _ bytes: inout [UInt8]) {
-        for byte in value {
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "]") {
-                bytes.append(UInt8(ascii: "\\"))
-            }
-            bytes.append(byte)
+    /// Copies runs without `"`, `\` or `]` whole, and escapes those three.
+    private static func appendEscaped(_ value: UnsafeBufferPointer<UInt8>, _ bytes: inout [UInt8]) {
+        var runStart = 0
+        for index in 0..<value.count {
+            let byte = value[index]
+            guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "]") else { continue }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: value[runStart..<index]))
+            bytes.append(UInt8(ascii: "\\"))
+            runStart = index
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: value[runStart...]))
+    }
+
+    private static func appendEscaped(_ value: [UInt8], _ bytes: inout [UInt8]) {
+        value.withUnsafeBufferPointer { appendEscaped($0, &bytes) }
+    }
+}
+
+/// Decimal digits of an integer, appended without an intermediate `String`.
+enum Digits {
+    static func append(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &buffer) { raw in
+            var position = raw.count
+            repeat {
+                position -= 1
+                raw[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[position...]))
         }
     }
 }

@@ -64,6 +64,25 @@ import TestSupport
         #expect(daemon.stderr.contains("the receiver takes records again"))
     }
 
+    /// A receiver that stops reading, then dies: what its kernel had taken for it is gone, and
+    /// the forward sends it again (the sink's replay window) once a new rsyslogd listens.
+    @Test func receiverKilledWhileStalledLosesNothing() throws {
+        let rsyslog = try RsyslogReceiver()
+        let daemon = try ForwardingDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(rsyslog.port)"])
+        let padding = String(repeating: "y", count: 200)
+        try daemon.send((0..<40_000).map { recordLine(tag: "stall", index: $0, message: padding) })
+        #expect(rsyslog.wait { rsyslog.receivedBytes > 0 })
+        rsyslog.send(signal: SIGSTOP)
+        // The forward fills the stalled receiver's socket buffers, then waits.
+        usleep(1_000_000)
+        rsyslog.send(signal: SIGKILL)
+        #expect(Set(rsyslog.indexes(tagged: "stall")).count < 40_000, "the receiver died mid-stream")
+        try rsyslog.start()
+        rsyslog.wait(seconds: 120) { Set(rsyslog.indexes(tagged: "stall")).count == 40_000 }
+        let missing = Set(0..<40_000).subtracting(rsyslog.indexes(tagged: "stall"))
+        #expect(missing.isEmpty, "\(missing.count) records never arrived, e.g. \(missing.sorted().prefix(5))")
+    }
+
     @Test func killedDaemonResumesFromItsCursor() throws {
         let rsyslog = try RsyslogReceiver()
         let daemon = try ForwardingDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(rsyslog.port)"])

@@ -6,19 +6,35 @@ import TestSupport
 /// receives as one JSON object per line (its `jsonf` template of the RFC 5424 fields).
 final class RsyslogReceiver {
     let directory: TemporaryDirectory
-    let port: UInt16
+    private(set) var port: UInt16
     private var processID: pid_t?
     private var outputFile: String { directory.file("received.ndjson").path }
 
-    init(port: UInt16? = nil) throws {
+    init() throws {
         directory = try TemporaryDirectory("rsyslog")
-        self.port = try port ?? Self.freePort()
         try directory.write("work/.keep", "")
+        port = 0
+        var failure: (any Error)?
+        for _ in 0..<5 {
+            port = try Self.freePort()
+            try writeConfiguration()
+            do {
+                try start()
+                return
+            } catch {
+                failure = error
+                stop()
+            }
+        }
+        throw failure!
+    }
+
+    private func writeConfiguration() throws {
         try directory.write("rsyslog.conf", """
             global(workDirectory="\(directory.file("work").path)" parser.escapeControlCharactersOnReceive="off"
                    maxMessageSize="64k")
             module(load="imtcp")
-            input(type="imtcp" port="\(self.port)" address="127.0.0.1")
+            input(type="imtcp" port="\(port)" address="127.0.0.1")
             template(name="fields" type="list" option.jsonf="on") {
               property(outname="pri" name="pri" format="jsonf")
               property(outname="timestamp" name="timestamp" dateFormat="rfc3339" format="jsonf")
@@ -32,7 +48,6 @@ final class RsyslogReceiver {
             action(type="omfile" file="\(outputFile)" template="fields" asyncWriting="off" flushOnTXEnd="on")
 
             """)
-        try start()
     }
 
     /// Starts rsyslogd (again) and waits until its port accepts connections.
@@ -47,7 +62,11 @@ final class RsyslogReceiver {
                 processID = nil
                 throw ReceiverFailure("rsyslogd exited with status \(status)")
             }
-            if Self.accepts(port: port) { return }
+            if let owner = Self.listener(port: port) {
+                // Another test run may have taken the port between `freePort` and rsyslogd's bind.
+                guard owner == pid else { throw ReceiverFailure("127.0.0.1:\(port) is taken by process \(owner)") }
+                return
+            }
             usleep(20_000)
         }
         throw ReceiverFailure("rsyslogd did not listen on 127.0.0.1:\(port) within 20 s")
@@ -60,6 +79,17 @@ final class RsyslogReceiver {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         processID = nil
+    }
+
+    /// Sends `signal` to rsyslogd; SIGKILL also waits for its end.
+    func send(signal: Int32) {
+        guard let pid = processID else { return }
+        kill(pid, signal)
+        if signal == SIGKILL {
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            processID = nil
+        }
     }
 
     /// Every line received so far, as the template wrote it (one JSON object each).
@@ -121,16 +151,25 @@ final class RsyslogReceiver {
         return UInt16(bigEndian: address.sin_port)
     }
 
-    static func accepts(port: UInt16) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    /// The process listening on 127.0.0.1:`port` (from /proc/net/tcp and the processes' fds),
+    /// nil when none does.
+    static func listener(port: UInt16) -> pid_t? {
+        let local = String(format: "0100007F:%04X", port)
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return nil }
+        var inode: String?
+        for line in table.split(separator: "\n") {
+            let fields: [Substring] = line.split(separator: " ")
+            if fields.count > 9 && fields[1] == local && fields[3] == "0A" { inode = String(fields[9]) }
         }
+        guard let inode else { return nil }
+        let target = "socket:[\(inode)]"
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry) else { continue }
+            for fd in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? [] {
+                if (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) == target { return pid }
+            }
+        }
+        return -1
     }
 }
 

@@ -1,0 +1,81 @@
+import DiagModel
+import DiagStore
+import Foundation
+
+/// Reads the store ahead of the deliveries, on a thread of its own: the next batches are read
+/// and decoded while the sink encodes and sends the previous one (the two halves of a forward's
+/// work, each about one core's worth at full speed).
+final class ForwardReadAhead: @unchecked Sendable {
+    // Safe: `follower` is used by the reading thread only, once `start` is called; `queue` and
+    // `finished` only under `condition`.
+    private let follower: StoreFollower
+    private let condition = NSCondition()
+    private var queue: [StoreFollower.Batch] = []
+    private let depth: Int
+    private let batchSize: Int
+    private let start: ForwardPosition
+    private let chunks: @Sendable () -> [ChunkInfo]
+    private let cancellation: ForwardCancellation
+    private let waitForRecords: @Sendable () -> Void
+    private let failed: @Sendable (any Error) -> Void
+
+    init(
+        follower: StoreFollower, after start: ForwardPosition, batchSize: Int, depth: Int = 2,
+        chunks: @escaping @Sendable () -> [ChunkInfo], cancellation: ForwardCancellation,
+        waitForRecords: @escaping @Sendable () -> Void, failed: @escaping @Sendable (any Error) -> Void
+    ) {
+        self.follower = follower
+        self.start = start
+        self.batchSize = batchSize
+        self.depth = depth
+        self.chunks = chunks
+        self.cancellation = cancellation
+        self.waitForRecords = waitForRecords
+        self.failed = failed
+    }
+
+    func startReading() {
+        let thread = Thread { [self] in read() }
+        thread.name = "diagd-forward-read"
+        thread.start()
+    }
+
+    /// The next batch, in order; nil once the forward is cancelled.
+    func next() -> StoreFollower.Batch? {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.isEmpty {
+            if cancellation.isCancelled { return nil }
+            _ = condition.wait(until: Date().addingTimeInterval(0.1))
+        }
+        let batch = queue.removeFirst()
+        condition.broadcast()
+        return batch
+    }
+
+    private func read() {
+        var position = start
+        while !cancellation.isCancelled {
+            let batch: StoreFollower.Batch
+            do {
+                batch = try follower.read(after: position, limit: batchSize, chunks: chunks())
+            } catch {
+                failed(error)
+                continue
+            }
+            let moved = batch.end != position || !batch.lost.isEmpty || !batch.undecodable.isEmpty
+            if !moved {
+                waitForRecords()
+                continue
+            }
+            position = batch.end
+            condition.lock()
+            while queue.count >= depth && !cancellation.isCancelled {
+                _ = condition.wait(until: Date().addingTimeInterval(0.1))
+            }
+            queue.append(batch)
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+}
