@@ -10,7 +10,8 @@ final class ForwardReadAhead: @unchecked Sendable {
     // `finished` only under `condition`.
     private let follower: StoreFollower
     private let condition = NSCondition()
-    private var queue: [StoreFollower.Batch] = []
+    private var queue: [ReadBatch] = []
+    private let encode: (@Sendable ([LogRecord]) -> [UInt8])?
     private let depth: Int
     private let batchSize: Int
     private let start: ForwardPosition
@@ -21,10 +22,12 @@ final class ForwardReadAhead: @unchecked Sendable {
 
     init(
         follower: StoreFollower, after start: ForwardPosition, batchSize: Int, depth: Int = 2,
+        encode: (@Sendable ([LogRecord]) -> [UInt8])?,
         chunks: @escaping @Sendable () -> [ChunkInfo], cancellation: ForwardCancellation,
         waitForRecords: @escaping @Sendable () -> Void, failed: @escaping @Sendable (any Error) -> Void
     ) {
         self.follower = follower
+        self.encode = encode
         self.start = start
         self.batchSize = batchSize
         self.depth = depth
@@ -40,8 +43,14 @@ final class ForwardReadAhead: @unchecked Sendable {
         thread.start()
     }
 
+    /// A batch read, and encoded when the sink encodes ahead.
+    struct ReadBatch {
+        var batch: StoreFollower.Batch
+        var encoded: [UInt8]?
+    }
+
     /// The next batch, in order; nil once the forward is cancelled.
-    func next() -> StoreFollower.Batch? {
+    func next() -> ReadBatch? {
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty {
@@ -69,11 +78,12 @@ final class ForwardReadAhead: @unchecked Sendable {
                 continue
             }
             position = batch.end
+            let encoded = batch.records.isEmpty ? nil : encode?(batch.records)
             condition.lock()
             while queue.count >= depth && !cancellation.isCancelled {
                 _ = condition.wait(until: Date().addingTimeInterval(0.1))
             }
-            queue.append(batch)
+            queue.append(ReadBatch(batch: batch, encoded: encoded))
             condition.broadcast()
             condition.unlock()
         }

@@ -10,6 +10,15 @@ public protocol ForwardSink: AnyObject {
     func close()
 }
 
+/// A sink whose encoding can run ahead of its deliveries: the forwarder encodes the next batch
+/// on the thread that reads the store while this one is being sent.
+public protocol PreEncodingForwardSink: ForwardSink {
+    /// Encodes a batch; called from another thread than `deliver`.
+    var batchEncoder: @Sendable ([LogRecord]) -> [UInt8] { get }
+    /// Delivers a batch that `batchEncoder` encoded, as `deliver(_:)` delivers records.
+    func deliver(encoded: [UInt8]) throws
+}
+
 /// Why a delivery failed, and what the forwarder does about it.
 public enum ForwardError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Transient (receiver down, connection reset, HTTP 503): the forwarder waits — `after`

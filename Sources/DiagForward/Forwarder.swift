@@ -64,7 +64,8 @@ public final class Forwarder: Sendable {
         try work.withLock { work in
             var position = try startPosition(&work)
             let reader = ForwardReadAhead(
-                follower: work.follower, after: position, batchSize: batchSize, chunks: { [storeInfo] in storeInfo().chunks },
+                follower: work.follower, after: position, batchSize: batchSize,
+                encode: (work.sink as? any PreEncodingForwardSink)?.batchEncoder, chunks: { [storeInfo] in storeInfo().chunks },
                 cancellation: cancellation, waitForRecords: { [self] in waitForRecords() },
                 failed: { [self] error in
                     report(.error, "forward \(destination): reading the store failed (retrying): \(error)")
@@ -74,10 +75,11 @@ public final class Forwarder: Sendable {
             reader.startReading()
             var failingSince: Date?
             var lastSave = ContinuousClock.now
-            while let batch = reader.next() {
+            while let read = reader.next() {
+                let batch = read.batch
                 account(batch)
                 if !batch.records.isEmpty {
-                    guard deliver(batch.records, with: work.sink, failingSince: &failingSince) else { break }
+                    guard deliver(batch.records, encoded: read.encoded, with: work.sink, failingSince: &failingSince) else { break }
                 }
                 position = batch.end
                 // At most every 0.2 s while records stream (a restart may send those again),
@@ -93,11 +95,15 @@ public final class Forwarder: Sendable {
     }
 
     /// Delivers until the sink takes the batch or refuses it for good; false when stopped first.
-    private func deliver(_ records: [LogRecord], with sink: any ForwardSink, failingSince: inout Date?) -> Bool {
+    private func deliver(_ records: [LogRecord], encoded: [UInt8]?, with sink: any ForwardSink, failingSince: inout Date?) -> Bool {
         var backOff = 0.5
         while true {
             do {
-                try sink.deliver(records)
+                if let encoded, let encodingSink = sink as? any PreEncodingForwardSink {
+                    try encodingSink.deliver(encoded: encoded)
+                } else {
+                    try sink.deliver(records)
+                }
                 statistics.delivered.add(records.count, ordering: .relaxed)
                 if let since = failingSince {
                     report(.default, "forward \(destination): the receiver takes records again after \(Int(Date().timeIntervalSince(since))) s; sending what waited in the store")

@@ -8,7 +8,7 @@ import DiagModel
 /// drops (unsent, or read by its kernel but not by it). The sink therefore keeps the frames of
 /// its last `replayBytes` bytes (plus what the peer's TCP has not acknowledged) and sends them
 /// again first on the next connection: duplicates, never gaps (docs/FORWARDING.md).
-public final class RFC5424TCPSink: ForwardSink {
+public final class RFC5424TCPSink: PreEncodingForwardSink {
     public let host: String
     public let port: UInt16
     public let encoder: RFC5424Encoder
@@ -22,7 +22,6 @@ public final class RFC5424TCPSink: ForwardSink {
     private var replay = ReplayWindow()
     /// Whether the replay window must go out before new records (a connection broke).
     private var replayPending = false
-    private var scratch: [UInt8] = []
 
     public init(
         host: String, port: UInt16, encoder: RFC5424Encoder, replayBytes: Int = 8 << 20,
@@ -38,6 +37,21 @@ public final class RFC5424TCPSink: ForwardSink {
     }
 
     public func deliver(_ records: [LogRecord]) throws {
+        try deliver(encoded: batchEncoder(records))
+    }
+
+    /// Frames of every record, one after the other: what `deliver(encoded:)` sends.
+    public var batchEncoder: @Sendable ([LogRecord]) -> [UInt8] {
+        { [encoder] records in
+            var frames: [UInt8] = []
+            frames.reserveCapacity(records.count * 512)
+            for record in records { encoder.appendFrame(for: record, to: &frames) }
+            return frames
+        }
+    }
+
+    public func deliver(encoded: [UInt8]) throws {
+        var frames = encoded
         if let open = connection, open.isClosedByPeer {
             connection = nil
             replayPending = true
@@ -54,20 +68,18 @@ public final class RFC5424TCPSink: ForwardSink {
             }
             connection = live
         }
-        scratch.removeAll(keepingCapacity: true)
-        for record in records { encoder.appendFrame(for: record, to: &scratch) }
         do {
             if replayPending {
                 for frames in replay.batches { try live.write(frames, timeout: writeTimeout, cancellation: cancellation) }
                 replayPending = false
             }
-            try live.write(scratch, timeout: writeTimeout, cancellation: cancellation)
+            try live.write(frames, timeout: writeTimeout, cancellation: cancellation)
         } catch {
             connection = nil
             replayPending = !replay.isEmpty
             throw error
         }
-        replay.append(&scratch, keeping: replayBytes + live.unacknowledgedBytes)
+        replay.append(&frames, keeping: replayBytes + live.unacknowledgedBytes)
     }
 
     public func close() {
@@ -75,17 +87,14 @@ public final class RFC5424TCPSink: ForwardSink {
     }
 }
 
-/// The last frames sent, whole batches, trimmed to a byte budget from the oldest. A trimmed
-/// batch's buffer is handed back for the next batch, so that its pages are not faulted in again.
+/// The last frames sent, whole batches, trimmed to a byte budget from the oldest.
 struct ReplayWindow {
     private(set) var batches: [[UInt8]] = []
     private var byteCount = 0
-    private var spare: [UInt8] = []
 
     var isEmpty: Bool { byteCount == 0 }
 
-    /// Keeps `frames` (leaving an empty buffer in its place) and drops the oldest batches beyond
-    /// `budget` bytes.
+    /// Keeps `frames` (leaving `frames` empty) and drops the oldest batches beyond `budget` bytes.
     mutating func append(_ frames: inout [UInt8], keeping budget: Int) {
         var kept: [UInt8] = []
         swap(&kept, &frames)
@@ -96,12 +105,6 @@ struct ReplayWindow {
             byteCount -= batches[drop].count
             drop += 1
         }
-        if drop > 0 {
-            spare = batches[drop - 1]
-            batches.removeFirst(drop)
-        }
-        swap(&frames, &spare)
-        spare = []
-        frames.removeAll(keepingCapacity: true)
+        if drop > 0 { batches.removeFirst(drop) }
     }
 }

@@ -41,8 +41,8 @@ final class TCPConnection {
             let descriptor = socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard descriptor >= 0 else { reason = String(cString: strerror(errno)); continue }
             let connection = TCPConnection(descriptor: descriptor, peer: "\(host):\(port)")
-            var noDelay: Int32 = 1
-            setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+            // Nagle stays on: batches are written in large pieces, so it holds back at most the
+            // last small segment of one while earlier data is unacknowledged.
             if Glibc.connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return connection }
             guard errno == EINPROGRESS else { reason = String(cString: strerror(errno)); continue }
             if let failure = connection.wait(for: Int16(POLLOUT), timeout: timeout, cancellation: cancellation) {
