@@ -21,7 +21,7 @@ struct BundleStatistics {
     var recordsPerSource: [Int64] = []
 
     /// Process, sender and subsystem by their `TextInterner` numbers.
-    private struct GroupKey: Hashable {
+    struct GroupKey: Hashable {
         var process: Int32
         var sender: Int32
         var subsystem: Int32
@@ -30,51 +30,23 @@ struct BundleStatistics {
     }
 
     /// Counts every chunk of a snapshot in one plain scan each, grouped in a hash table:
-    /// SQLite's GROUP BY over five columns sorts the whole table through temp files. Texts are
-    /// interned from SQLite's bytes, so a record costs no `String`, and the records of the minute
-    /// being read are tallied apart (`MinuteTally`), so most records cost no hashing either.
+    /// SQLite's GROUP BY over five columns sorts the whole table through temp files. The chunks
+    /// are shared out among one thread per core (`StatisticsScan`): on a busy machine, one thread
+    /// scanning them all was the last part of a collection to finish.
     static func count(_ sources: [SummarySource]) throws -> BundleStatistics {
+        let work = StatisticsScan.Work(sources)
+        let threads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, sources.count))
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in work.run() }
         var statistics = BundleStatistics()
-        var groups: [GroupKey: Int64] = [:]
-        var processes = TextInterner(), senders = TextInterner(), subsystems = TextInterner()
-        var tally = MinuteTally()
-        for source in sources {
-            var recordCount: Int64 = 0
-            defer { statistics.recordsPerSource.append(recordCount) }
-            do {
-                let database = try source.open()
-                let statement = try database.prepare("SELECT process, sender, subsystem, messageType, timestamp FROM records")
-                while try statement.step() {
-                    recordCount += 1
-                    let timestamp = statement.int64(at: 4)
-                    let remainder = timestamp % nanosecondsPerMinute
-                    let key = GroupKey(process: statement.withTextBytes(at: 0) { processes.number($0) },
-                                       sender: statement.withTextBytes(at: 1) { senders.number($0) },
-                                       subsystem: statement.withTextBytes(at: 2) { subsystems.number($0) },
-                                       level: statement.int64(at: 3),
-                                       minute: timestamp - (remainder < 0 ? remainder + nanosecondsPerMinute : remainder))
-                    if !tally.add(key) {
-                        tally.flush(into: &groups)
-                        tally.add(key)
-                    }
-                }
-            } catch {
-                throw BundleError.failure("cannot count the records of \(source.name): \(error)")
-            }
-        }
-        tally.flush(into: &groups)
-        for (key, count) in groups {
-            statistics.add(process: processes.texts[Int(key.process)], sender: senders.texts[Int(key.sender)],
-                           subsystem: subsystems.texts[Int(key.subsystem)],
-                           level: MessageType(rawValue: Int(key.level)) ?? .default, minute: key.minute, count: count)
-        }
+        statistics.recordsPerSource = try work.recordsPerSource()
+        for var scan in work.finishedScans { scan.add(to: &statistics) }
         return statistics
     }
 
     /// The counts of the minute being read, in a short list searched from the entry after the
     /// one counted last: records come in time order, so a minute holds few distinct keys, and
     /// interleaved components tend to repeat their order.
-    private struct MinuteTally {
+    struct MinuteTally {
         static let capacity = 64
         var minute = Int64.min
         var keys: [GroupKey] = []

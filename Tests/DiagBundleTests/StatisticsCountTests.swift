@@ -63,4 +63,27 @@ struct StatisticsCountTests {
         #expect(counted.minutes == expected.minutes)
         #expect(counted.timeline == expected.timeline)
     }
+
+    /// The chunks are scanned on several threads; a chunk that cannot be read fails the count
+    /// with its name, whichever thread met it.
+    @Test func aChunkThatCannotBeReadIsNamed() throws {
+        let folder = try TemporaryDirectory()
+        var sources: [SummarySource] = []
+        for number in 0..<4 {
+            let path = folder.file("\(number).chunk.sqlite").path
+            try makeChunk(path, [("p", "s", "c", .info, 1_000)])
+            sources.append(.file(path))
+        }
+        let broken = folder.file("broken.chunk.sqlite").path
+        try Data("not a database, just text that is long enough to have a header".utf8).write(to: URL(fileURLWithPath: broken))
+        sources.insert(.file(broken), at: 2)
+        #expect {
+            _ = try BundleStatistics.count(sources)
+        } throws: { error in
+            "\(error)".contains("cannot count the records of \(broken)")
+        }
+        sources.remove(at: 2)
+        let counted = try BundleStatistics.count(sources)
+        #expect(counted.total == 4 && counted.recordsPerSource == [1, 1, 1, 1])
+    }
 }
