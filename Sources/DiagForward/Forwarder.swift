@@ -91,6 +91,7 @@ public final class Forwarder: Sendable {
             }
             save(position)
             work.sink.close()
+            report(.default, "forward \(destination): stopped after \(position); this run delivered \(statistics.delivered.load(ordering: .relaxed)) records, refused \(statistics.rejected.load(ordering: .relaxed)), lost \(statistics.lost.load(ordering: .relaxed)), \(statistics.retries.load(ordering: .relaxed)) retries")
         }
     }
 
