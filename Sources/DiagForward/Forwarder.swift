@@ -59,10 +59,20 @@ public final class Forwarder: Sendable {
         wake()
     }
 
+    /// Fixes where the forward starts (its cursor, or the store's end for a new forward) and
+    /// saves it, now: diagd calls it before it accepts connections, so that a record committed
+    /// before the forward's thread first runs is forwarded too. Throws when the cursor file is
+    /// damaged or the store cannot be read.
+    public func prepare() throws {
+        try work.withLock { work in
+            if work.start == nil { work.start = try startPosition(&work) }
+        }
+    }
+
     /// The forward's loop; returns after `stop`. Throws only when the cursor file is damaged.
     public func run() throws {
         try work.withLock { work in
-            var position = try startPosition(&work)
+            var position = try work.start ?? startPosition(&work)
             let reader = ForwardReadAhead(
                 follower: work.follower, after: position, batchSize: batchSize,
                 encode: (work.sink as? any PreEncodingForwardSink)?.batchEncoder, chunks: { [storeInfo] in storeInfo().chunks },
@@ -195,6 +205,8 @@ public final class Forwarder: Sendable {
 struct ForwarderWork: ~Copyable {
     var sink: any ForwardSink
     var follower: StoreFollower
+    /// Where the forward starts, once `prepare` fixed it.
+    var start: ForwardPosition?
 }
 
 /// A forward's running totals (records).

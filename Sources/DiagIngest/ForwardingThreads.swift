@@ -15,8 +15,9 @@ final class ForwardingThreads: Sendable {
         self.destinations = destinations
     }
 
-    /// Prepares a forwarder per destination over the store diagd opened; a damaged cursor file
-    /// is an error here, before diagd accepts anything.
+    /// Prepares a forwarder per destination over the store diagd opened, each with its start
+    /// position fixed and saved now, before diagd accepts anything: a new forward sends every
+    /// record committed from here on. A damaged cursor file is an error here.
     func attach(store: LogStore, report: @escaping @Sendable (MessageType, String) -> Void) throws {
         let hostname = RFC5424Encoder.localHostname()
         var created: [Forwarder] = []
@@ -27,9 +28,15 @@ final class ForwardingThreads: Sendable {
                 throw IngestError("\(error)")
             }
             let cancellation = ForwardCancellation()
-            created.append(Forwarder(
+            let forwarder = Forwarder(
                 destination: destination, sink: destination.makeSink(hostname: hostname, cancellation: cancellation),
-                storeDirectory: store.url, storeInfo: { store.info }, cancellation: cancellation, report: report))
+                storeDirectory: store.url, storeInfo: { store.info }, cancellation: cancellation, report: report)
+            do {
+                try forwarder.prepare()
+            } catch {
+                throw IngestError("forward \(destination): \(error)")
+            }
+            created.append(forwarder)
         }
         forwarders.withLock { $0 = created }
     }
