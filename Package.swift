@@ -36,6 +36,10 @@ let package = Package(
         // Forwarding records to other pipelines: RFC 5424 over TCP (rsyslog), OTLP/HTTP JSON;
         // store-and-forward cursors kept in the store; the encodings behind `diag export`.
         .target(name: "DiagForward", dependencies: ["DiagModel", "DiagStore", "DiagPredicate", "CZlib"]),
+        // The OTLP/HTTP sink, through URLSession: only diagd links it, because FoundationNetworking
+        // brings libcurl and its twenty libraries into every process that links it (and `diag`'s
+        // start-up time is part of every query's).
+        .target(name: "DiagForwardHTTP", dependencies: ["DiagForward", "DiagModel"]),
         // The ingestion daemon's server side.
         .target(name: "DiagIngest", dependencies: ["DiagModel", "DiagStore", "DiagPredicate", "DiagForward"]),
         // What components link to log; no C dependency.
@@ -51,7 +55,7 @@ let package = Package(
             "DiagForward", "DiagFleet",
         ]),
         .executableTarget(name: "diag", dependencies: ["DiagCLI"]),
-        .executableTarget(name: "diagd", dependencies: ["DiagIngest", "DiagCommandLine"]),
+        .executableTarget(name: "diagd", dependencies: ["DiagIngest", "DiagCommandLine", "DiagForward", "DiagForwardHTTP"]),
         // Load client and bare-SQLite reference for the ingestion benchmark.
         .executableTarget(name: "diag-bench-ingest", dependencies: ["DiagModel", "DiagStore", "DiagClient", "DiagGenerator"]),
 
@@ -76,7 +80,7 @@ let package = Package(
         .testTarget(name: "DiagIngestTests", dependencies: ["DiagIngest", "DiagClient", "TestSupport", "diagd", "diag"]),
         .testTarget(name: "DiagClientTests", dependencies: ["DiagClient", "TestSupport"]),
         .testTarget(name: "DiagBundleTests", dependencies: ["DiagBundle", "TestSupport", "diag"]),
-        .testTarget(name: "DiagForwardTests", dependencies: ["DiagForward", "DiagGenerator", "DiagStore", "TestSupport", "diag", "diagd"]),
+        .testTarget(name: "DiagForwardTests", dependencies: ["DiagForward", "DiagForwardHTTP", "DiagGenerator", "DiagStore", "TestSupport", "diag", "diagd"]),
         .testTarget(name: "DiagFleetTests", dependencies: ["DiagFleet", "DiagGenerator", "TestSupport", "diag"]),
         .testTarget(name: "DiagCLITests", dependencies: ["DiagCLI", "TestSupport", "diag", "diagd"], exclude: ["Expected"]),
         .testTarget(name: "SyncDemoTests", dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// diagd's forwards: `--forward URL` options and the `forward URL` lines of a config file
 /// (`diagd --config FILE`), one per line, `#` starting a comment:
@@ -70,7 +71,19 @@ extension ForwardDestination {
             return RFC5424TCPSink(host: host, port: port, encoder: RFC5424Encoder(facility: facility, hostname: hostname), cancellation: cancellation)
         case let .otlpHTTP(path):
             let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-            return OTLPHTTPSink(endpoint: URL(string: "http://\(authority)\(path)")!, host: hostname)
+            guard let factory = Self.httpSinkFactory.withLock({ $0 }) else {
+                preconditionFailure("otlp+http forward without an HTTP sink: the program must call OTLPHTTPSink.register() (DiagForwardHTTP)")
+            }
+            return factory(URL(string: "http://\(authority)\(path)")!, hostname, cancellation)
         }
     }
+
+    /// Makes the sink of `otlp+http` destinations: (endpoint, host name, cancellation).
+    public typealias HTTPSinkFactory = @Sendable (URL, String, ForwardCancellation) -> any ForwardSink
+
+    /// Set by `OTLPHTTPSink.register()`. The HTTP sink lives in DiagForwardHTTP, which only diagd
+    /// links: URLSession's FoundationNetworking loads libcurl and some twenty libraries into every
+    /// process linking it, and `diag`, which encodes OTLP for `diag export` but never sends it,
+    /// would pay for them on every start.
+    public static let httpSinkFactory = Mutex<HTTPSinkFactory?>(nil)
 }

@@ -1,5 +1,6 @@
 import DiagCommandLine
 import DiagForward
+import DiagForwardHTTP
 import DiagIngest
 import Foundation
 
@@ -74,6 +75,7 @@ struct Diagd: ParsableCommand {
         if let size = chunkSize.flatMap(QuantityParsing.byteCount) { options.chunkSize = size }
         if let maxConnections { options.maximumConnections = maxConnections }
         options.forwards = try forwardConfiguration().destinations
+        OTLPHTTPSink.register()
         let status = DaemonLauncher.run(options: options)
         if status != 0 { throw ExitCode(status) }
     }

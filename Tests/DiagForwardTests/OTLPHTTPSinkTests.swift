@@ -1,4 +1,5 @@
 @testable import DiagForward
+@testable import DiagForwardHTTP
 import DiagGenerator
 import DiagModel
 import Foundation

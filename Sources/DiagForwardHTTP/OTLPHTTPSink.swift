@@ -1,4 +1,5 @@
 import DiagModel
+import DiagForward
 import Foundation
 
 /// Forwards records to an OpenTelemetry receiver over OTLP/HTTP (`otlp+http://HOST:PORT/v1/logs`):
@@ -49,6 +50,13 @@ public final class OTLPHTTPSink: ForwardSink {
     ///   - host: `host.name` of the resource the records come from.
     ///   - cancellation: when cancelled (diagd stopping), a request in flight is abandoned and
     ///     `deliver` throws `.retryable` at once instead of waiting for the answer.
+    /// Makes `ForwardDestination.makeSink` build this sink for `otlp+http` destinations.
+    public static func register() {
+        ForwardDestination.httpSinkFactory.withLock {
+            $0 = { endpoint, host, cancellation in OTLPHTTPSink(endpoint: endpoint, host: host, cancellation: cancellation) }
+        }
+    }
+
     public convenience init(endpoint: URL, host: String, cancellation: ForwardCancellation? = nil) {
         self.init(endpoint: endpoint, host: host, options: Options(), cancellation: cancellation)
     }

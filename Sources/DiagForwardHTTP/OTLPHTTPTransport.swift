@@ -1,3 +1,4 @@
+import DiagForward
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

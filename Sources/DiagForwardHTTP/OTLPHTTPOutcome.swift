@@ -1,3 +1,4 @@
+import DiagForward
 import DiagModel
 import Foundation
 
