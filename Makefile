@@ -59,6 +59,8 @@ bench: bench-setup
 	bash Benchmarks/predicates.sh
 	bash Benchmarks/ingest.sh
 	bash Benchmarks/collect.sh
+	bash Benchmarks/forward.sh
+	bash Benchmarks/fleet.sh
 
 clean:
 	rm -rf .build
