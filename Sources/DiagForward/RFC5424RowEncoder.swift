@@ -7,20 +7,24 @@ import DiagStore
 /// record the row decodes to (`RecordColumns.decode`): text outside ASCII takes the `String`
 /// path, which also repairs invalid UTF-8 as decoding does; a row no record can hold is refused
 /// with the same error.
-struct RFC5424RowEncoder {
+final class RFC5424RowEncoder {
     let encoder: RFC5424Encoder
+    private let hostname: [UInt8]
     /// The message being written, reused from row to row: its length goes before it.
-    private var message: [UInt8] = []
+    private var message = ByteWriter(capacity: 4096)
+    private var scratch: [UInt8] = []
 
     init(encoder: RFC5424Encoder) {
         self.encoder = encoder
-        message.reserveCapacity(4096)
+        hostname = Array(encoder.hostname.utf8)
+        scratch.reserveCapacity(64)
     }
+
+    deinit { message.deallocate() }
 
     /// Appends the frame of the row `statement` is on to `frames`; throws `ForwardStoreError`
     /// (and appends nothing) for a row no record can hold.
-    mutating func appendFrame(row statement: Statement, chunk: String, to frames: inout [UInt8]) throws {
-        message.removeAll(keepingCapacity: true)
+    func appendFrame(row statement: Statement, chunk: String, to frames: inout [UInt8]) throws {
         let id = statement.int64(at: 0)
         let code = statement.int64(at: 3)
         guard let messageType = MessageType(rawValue: Int(truncatingIfNeeded: code)) else {
@@ -40,92 +44,118 @@ struct RFC5424RowEncoder {
                 throw ForwardStoreError("\(chunk): record id \(id): column metadata: \(error)")
             }
         }
-        message.append(UInt8(ascii: "<"))
-        Digits.append(Int64(encoder.facility * 8 + RFC5424Encoder.severity(of: messageType)), to: &message)
-        message.append(contentsOf: ">1 ".utf8)
-        encoder.appendTimestamp(statement.int64(at: 1), to: &message)
-        message.append(UInt8(ascii: " "))
-        message.append(contentsOf: encoder.hostname.utf8)
-        message.append(UInt8(ascii: " "))
-        let exactProcess = header(statement, 5, maxLength: 48)
-        message.append(UInt8(ascii: " "))
-        if statement.isNull(at: 6) { message.append(UInt8(ascii: "-")) } else { Digits.append(statement.int64(at: 6), to: &message) }
-        message.append(UInt8(ascii: " "))
-        let exactCategory = header(statement, 12, maxLength: 32)
-        message.append(UInt8(ascii: " "))
-        appendStructuredData(statement, process: !exactProcess, category: !exactCategory, eventType: eventType, metadata: metadata)
+        var out = message
+        out.count = 0
+        defer { message = out }
+        out.append(UInt8(ascii: "<"))
+        out.appendDigits(Int64(encoder.facility * 8 + RFC5424Encoder.severity(of: messageType)))
+        out.append(">1 ")
+        scratch.removeAll(keepingCapacity: true)
+        encoder.appendTimestamp(statement.int64(at: 1), to: &scratch)
+        out.append(scratch)
+        out.append(UInt8(ascii: " "))
+        out.append(hostname)
+        out.append(UInt8(ascii: " "))
+        let exactProcess = header(statement, 5, maxLength: 48, &out)
+        out.append(UInt8(ascii: " "))
+        if statement.isNull(at: 6) { out.append(UInt8(ascii: "-")) } else { out.appendDigits(statement.int64(at: 6)) }
+        out.append(UInt8(ascii: " "))
+        let exactCategory = header(statement, 12, maxLength: 32, &out)
+        out.append(UInt8(ascii: " "))
+        appendStructuredData(statement, process: !exactProcess, category: !exactCategory, eventType: eventType, metadata: metadata, &out)
         statement.withTextBytes(at: 17) { text in
             guard let text, !text.isEmpty else { return }
-            message.append(UInt8(ascii: " "))
+            out.append(UInt8(ascii: " "))
             if text.contains(where: { $0 >= 0x80 }) {
-                message.append(contentsOf: [0xEF, 0xBB, 0xBF])
+                out.append(0xEF)
+                out.append(0xBB)
+                out.append(0xBF)
                 var repaired = String(decoding: text, as: UTF8.self)
-                repaired.withUTF8 { message.append(contentsOf: $0) }
+                repaired.withUTF8 { out.append($0) }
             } else {
-                message.append(contentsOf: text)
+                out.append(text)
             }
         }
-        Digits.append(Int64(message.count), to: &frames)
+        Digits.append(Int64(out.count), to: &frames)
         frames.append(UInt8(ascii: " "))
-        frames.append(contentsOf: message)
+        frames.append(contentsOf: out.bytes)
     }
 
     /// A header field from a text column; whether it was written unchanged.
-    private mutating func header(_ statement: Statement, _ column: Int32, maxLength: Int) -> Bool {
+    private func header(_ statement: Statement, _ column: Int32, maxLength: Int, _ out: inout ByteWriter) -> Bool {
         statement.withTextBytes(at: column) { text in
             guard let text, !text.isEmpty else {
-                message.append(UInt8(ascii: "-"))
+                out.append(UInt8(ascii: "-"))
                 return true
             }
             if text.count <= maxLength && text.allSatisfy({ $0 >= 33 && $0 <= 126 }) {
-                message.append(contentsOf: text)
+                out.append(text)
                 return true
             }
-            return RFC5424Encoder.appendHeaderField(String(decoding: text, as: UTF8.self), maxLength: maxLength, to: &message)
+            scratch.removeAll(keepingCapacity: true)
+            let exact = RFC5424Encoder.appendHeaderField(String(decoding: text, as: UTF8.self), maxLength: maxLength, to: &scratch)
+            out.append(scratch)
+            return exact
         }
     }
 
     /// `[diag@32473 …]`, in `StructuredDataWriter`'s order.
-    private mutating func appendStructuredData(
-        _ statement: Statement, process: Bool, category: Bool, eventType: EventType, metadata: [String: JSONValue]?
+    private func appendStructuredData(
+        _ statement: Statement, process: Bool, category: Bool, eventType: EventType, metadata: [String: JSONValue]?,
+        _ out: inout ByteWriter
     ) {
-        message.append(UInt8(ascii: "["))
-        message.append(contentsOf: RFC5424Encoder.structuredDataID.utf8)
-        if process { text("process", statement, 5) }
-        if category { text("category", statement, 12) }
-        text("subsystem", statement, 11)
-        text("sender", statement, 9)
-        integer("activity", statement, 14)
-        integer("parentActivity", statement, 15)
-        integer("thread", statement, 13)
-        integer("trace", statement, 16)
-        if eventType != .logEvent { StructuredDataWriter.append("eventType", eventType.name, &message) }
-        integer("userID", statement, 8)
-        text("processImagePath", statement, 7)
-        text("senderImagePath", statement, 10)
-        text("formatString", statement, 18)
-        integer("signpostID", statement, 19)
-        text("signpostName", statement, 20)
-        text("signpostType", statement, 21)
-        if let metadata { StructuredDataWriter.appendMetadata(metadata, &message) }
-        message.append(UInt8(ascii: "]"))
+        out.append("[diag@32473")
+        if process { text(" process=\"", statement, 5, &out) }
+        if category { text(" category=\"", statement, 12, &out) }
+        text(" subsystem=\"", statement, 11, &out)
+        text(" sender=\"", statement, 9, &out)
+        integer(" activity=\"", statement, 14, &out)
+        integer(" parentActivity=\"", statement, 15, &out)
+        integer(" thread=\"", statement, 13, &out)
+        integer(" trace=\"", statement, 16, &out)
+        if eventType != .logEvent {
+            out.append(" eventType=\"")
+            var name = eventType.name
+            name.withUTF8 { out.appendEscaped($0) }
+            out.append(UInt8(ascii: "\""))
+        }
+        integer(" userID=\"", statement, 8, &out)
+        text(" processImagePath=\"", statement, 7, &out)
+        text(" senderImagePath=\"", statement, 10, &out)
+        text(" formatString=\"", statement, 18, &out)
+        integer(" signpostID=\"", statement, 19, &out)
+        text(" signpostName=\"", statement, 20, &out)
+        text(" signpostType=\"", statement, 21, &out)
+        if let metadata {
+            var writer = JSONWriter(reservingCapacity: 128)
+            writer.append(.object(metadata))
+            out.append(" metadata=\"")
+            writer.bytes.withUnsafeBufferPointer { out.appendEscaped($0) }
+            out.append(UInt8(ascii: "\""))
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
-    private mutating func text(_ name: StaticString, _ statement: Statement, _ column: Int32) {
+    /// ` name="value"` for a text column that is not NULL.
+    private func text(_ opening: StaticString, _ statement: Statement, _ column: Int32, _ out: inout ByteWriter) {
         statement.withTextBytes(at: column) { text in
             guard let text else { return }
+            out.append(opening)
             if text.contains(where: { $0 >= 0x80 }) {
-                StructuredDataWriter.append(name, String(decoding: text, as: UTF8.self), &message)
+                var repaired = String(decoding: text, as: UTF8.self)
+                repaired.withUTF8 { out.appendEscaped($0) }
             } else {
-                StructuredDataWriter.appendName(name, &message)
-                StructuredDataWriter.appendEscaped(text, &message)
-                message.append(UInt8(ascii: "\""))
+                out.appendEscaped(text)
             }
+            out.append(UInt8(ascii: "\""))
         }
     }
 
-    private mutating func integer(_ name: StaticString, _ statement: Statement, _ column: Int32) {
+    /// ` name="digits"` for an integer column that is not NULL.
+    private func integer(_ opening: StaticString, _ statement: Statement, _ column: Int32, _ out: inout ByteWriter) {
         guard !statement.isNull(at: column) else { return }
-        StructuredDataWriter.append(name, statement.int64(at: column), &message)
+        out.append(opening)
+        out.appendDigits(statement.int64(at: column))
+        out.append(UInt8(ascii: "\""))
     }
 }

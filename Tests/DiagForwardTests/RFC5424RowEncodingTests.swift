@@ -21,6 +21,8 @@ import TestSupport
             LogRecord(timestamp: -5_000_000_123, messageType: .debug, eventType: .activityCreateEvent, process: long, category: "", eventMessage: ""),
             LogRecord(timestamp: 1_700_000_000_000_000_000, messageType: .info, process: "tab\tname", eventMessage: "日本語 🚀"),
             LogRecord(timestamp: 1, messageType: .default, eventMessage: "plain ascii [x] \"y\" \\z"),
+            // Longer than the encoder's first buffer: it grows.
+            LogRecord(timestamp: 3, process: "big", sender: String(repeating: "\"]", count: 3000), eventMessage: String(repeating: "long é ", count: 2000)),
         ]
         for type in [MessageType.default, .info, .debug, .error, .fault] {
             records.append(LogRecord(timestamp: 2, messageType: type, eventType: .stateEvent, process: "p", eventMessage: "level \(type)"))
