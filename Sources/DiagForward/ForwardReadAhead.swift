@@ -3,15 +3,15 @@ import DiagStore
 import Foundation
 
 /// Reads the store ahead of the deliveries, on a thread of its own: the next batches are read
-/// and decoded while the sink encodes and sends the previous one (the two halves of a forward's
-/// work, each about one core's worth at full speed).
+/// (as RFC 5424 frames straight from the rows, for a sink that takes them) while the previous
+/// one is sent.
 final class ForwardReadAhead: @unchecked Sendable {
     // Safe: `follower` is used by the reading thread only, once `start` is called; `queue` and
     // `finished` only under `condition`.
     private let follower: StoreFollower
     private let condition = NSCondition()
-    private var queue: [ReadBatch] = []
-    private let encode: (@Sendable ([LogRecord]) -> [UInt8])?
+    private var queue: [StoreFollower.Batch] = []
+    private let frames: RFC5424Encoder?
     private let depth: Int
     private let batchSize: Int
     private let start: ForwardPosition
@@ -22,12 +22,12 @@ final class ForwardReadAhead: @unchecked Sendable {
 
     init(
         follower: StoreFollower, after start: ForwardPosition, batchSize: Int, depth: Int = 2,
-        encode: (@Sendable ([LogRecord]) -> [UInt8])?,
+        frames: RFC5424Encoder?,
         chunks: @escaping @Sendable () -> [ChunkInfo], cancellation: ForwardCancellation,
         waitForRecords: @escaping @Sendable () -> Void, failed: @escaping @Sendable (any Error) -> Void
     ) {
         self.follower = follower
-        self.encode = encode
+        self.frames = frames
         self.start = start
         self.batchSize = batchSize
         self.depth = depth
@@ -43,14 +43,9 @@ final class ForwardReadAhead: @unchecked Sendable {
         thread.start()
     }
 
-    /// A batch read, and encoded when the sink encodes ahead.
-    struct ReadBatch {
-        var batch: StoreFollower.Batch
-        var encoded: [UInt8]?
-    }
 
     /// The next batch, in order; nil once the forward is cancelled.
-    func next() -> ReadBatch? {
+    func next() -> StoreFollower.Batch? {
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty {
@@ -67,7 +62,7 @@ final class ForwardReadAhead: @unchecked Sendable {
         while !cancellation.isCancelled {
             let batch: StoreFollower.Batch
             do {
-                batch = try follower.read(after: position, limit: batchSize, chunks: chunks())
+                batch = try follower.read(after: position, limit: batchSize, chunks: chunks(), frames: frames)
             } catch {
                 failed(error)
                 continue
@@ -78,12 +73,11 @@ final class ForwardReadAhead: @unchecked Sendable {
                 continue
             }
             position = batch.end
-            let encoded = batch.records.isEmpty ? nil : encode?(batch.records)
             condition.lock()
             while queue.count >= depth && !cancellation.isCancelled {
                 _ = condition.wait(until: Date().addingTimeInterval(0.1))
             }
-            queue.append(ReadBatch(batch: batch, encoded: encoded))
+            queue.append(batch)
             condition.broadcast()
             condition.unlock()
         }

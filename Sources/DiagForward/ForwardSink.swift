@@ -10,12 +10,12 @@ public protocol ForwardSink: AnyObject {
     func close()
 }
 
-/// A sink whose encoding can run ahead of its deliveries: the forwarder encodes the next batch
-/// on the thread that reads the store while this one is being sent.
+/// A sink that takes RFC 5424 frames: the forwarder writes them straight from the store's rows
+/// with `frameEncoder`, on the thread that reads the store, while the previous batch is sent.
 public protocol PreEncodingForwardSink: ForwardSink {
-    /// Encodes a batch; called from another thread than `deliver`.
-    var batchEncoder: @Sendable ([LogRecord]) -> [UInt8] { get }
-    /// Delivers a batch that `batchEncoder` encoded, as `deliver(_:)` delivers records.
+    /// How the records are encoded.
+    var frameEncoder: RFC5424Encoder { get }
+    /// Delivers a batch of `frameEncoder`'s frames, as `deliver(_:)` delivers records.
     func deliver(encoded: [UInt8]) throws
 }
 

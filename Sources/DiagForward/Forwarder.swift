@@ -75,7 +75,7 @@ public final class Forwarder: Sendable {
             var position = try work.start ?? startPosition(&work)
             let reader = ForwardReadAhead(
                 follower: work.follower, after: position, batchSize: batchSize,
-                encode: (work.sink as? any PreEncodingForwardSink)?.batchEncoder, chunks: { [storeInfo] in storeInfo().chunks },
+                frames: (work.sink as? any PreEncodingForwardSink)?.frameEncoder, chunks: { [storeInfo] in storeInfo().chunks },
                 cancellation: cancellation, waitForRecords: { [self] in waitForRecords() },
                 failed: { [self] error in
                     report(.error, "forward \(destination): reading the store failed (retrying): \(error)")
@@ -85,16 +85,15 @@ public final class Forwarder: Sendable {
             reader.startReading()
             var failingSince: Date?
             var lastSave = ContinuousClock.now
-            while let read = reader.next() {
-                let batch = read.batch
+            while let batch = reader.next() {
                 account(batch)
-                if !batch.records.isEmpty {
-                    guard deliver(batch.records, encoded: read.encoded, with: work.sink, failingSince: &failingSince) else { break }
+                if batch.count > 0 {
+                    guard deliver(batch, with: work.sink, failingSince: &failingSince) else { break }
                 }
                 position = batch.end
                 // At most every 0.2 s while records stream (a restart may send those again),
                 // and whenever the forward catches up.
-                if batch.records.count < batchSize || lastSave.duration(to: .now) > .milliseconds(200) {
+                if batch.count < batchSize || lastSave.duration(to: .now) > .milliseconds(200) {
                     save(position)
                     lastSave = .now
                 }
@@ -106,24 +105,24 @@ public final class Forwarder: Sendable {
     }
 
     /// Delivers until the sink takes the batch or refuses it for good; false when stopped first.
-    private func deliver(_ records: [LogRecord], encoded: [UInt8]?, with sink: any ForwardSink, failingSince: inout Date?) -> Bool {
+    private func deliver(_ batch: StoreFollower.Batch, with sink: any ForwardSink, failingSince: inout Date?) -> Bool {
         var backOff = 0.5
         while true {
             do {
-                if let encoded, let encodingSink = sink as? any PreEncodingForwardSink {
-                    try encodingSink.deliver(encoded: encoded)
+                if let frames = batch.frames, let encodingSink = sink as? any PreEncodingForwardSink {
+                    try encodingSink.deliver(encoded: frames)
                 } else {
-                    try sink.deliver(records)
+                    try sink.deliver(batch.records)
                 }
-                statistics.delivered.add(records.count, ordering: .relaxed)
+                statistics.delivered.add(batch.count, ordering: .relaxed)
                 if let since = failingSince {
                     report(.default, "forward \(destination): the receiver takes records again after \(Int(Date().timeIntervalSince(since))) s; sending what waited in the store")
                     failingSince = nil
                 }
                 return true
             } catch ForwardError.rejected(let reason) {
-                statistics.rejected.add(records.count, ordering: .relaxed)
-                report(.error, "forward \(destination): the receiver refused \(records.count) records for good, skipped: \(reason)")
+                statistics.rejected.add(batch.count, ordering: .relaxed)
+                report(.error, "forward \(destination): the receiver refused \(batch.count) records for good, skipped: \(reason)")
                 return true
             } catch {
                 if cancellation.isCancelled { return false }

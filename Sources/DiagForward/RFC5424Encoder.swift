@@ -13,7 +13,7 @@ import Glibc
 /// behind a BOM when it holds a character outside ASCII (§6.4: a UTF-8 MSG starts with one), bare
 /// when it is all ASCII (§6.4's MSG-ANY, the same bytes), because rsyslog keeps the BOM in the
 /// `msg` it writes (docs/FORWARDING.md).
-public struct RFC5424Encoder: Sendable {
+public struct RFC5424Encoder: Sendable, Hashable {
     /// The SD-ID of the structured data element: `diag` at the documentation enterprise number of
     /// RFC 5612.
     public static let structuredDataID = "diag@32473"
@@ -114,7 +114,7 @@ public struct RFC5424Encoder: Sendable {
 
     /// `2026-11-29T09:40:01.123456+01:00` (nanoseconds since the epoch in an Int64 are always
     /// within RFC 5424's years 1…9999).
-    private func appendTimestamp(_ nanoseconds: Int64, to bytes: inout [UInt8]) {
+    func appendTimestamp(_ nanoseconds: Int64, to bytes: inout [UInt8]) {
         let offset = utcOffset ?? Self.localOffset(at: nanoseconds)
         Timestamp.append(nanoseconds: nanoseconds, offsetSeconds: offset, fractionDigits: 6, separator: "T", zoneColon: true, to: &bytes)
     }

@@ -37,18 +37,13 @@ public final class RFC5424TCPSink: PreEncodingForwardSink {
     }
 
     public func deliver(_ records: [LogRecord]) throws {
-        try deliver(encoded: batchEncoder(records))
+        var frames: [UInt8] = []
+        frames.reserveCapacity(records.count * 512)
+        for record in records { encoder.appendFrame(for: record, to: &frames) }
+        try deliver(encoded: frames)
     }
 
-    /// Frames of every record, one after the other: what `deliver(encoded:)` sends.
-    public var batchEncoder: @Sendable ([LogRecord]) -> [UInt8] {
-        { [encoder] records in
-            var frames: [UInt8] = []
-            frames.reserveCapacity(records.count * 512)
-            for record in records { encoder.appendFrame(for: record, to: &frames) }
-            return frames
-        }
-    }
+    public var frameEncoder: RFC5424Encoder { encoder }
 
     public func deliver(encoded: [UInt8]) throws {
         var frames = encoded

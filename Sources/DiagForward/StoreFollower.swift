@@ -13,6 +13,8 @@ public final class StoreFollower {
     private var open: OpenChunk?
     /// The chunks as last listed, with their record counts: what a loss is counted from.
     private var lastListed: [Int64: ChunkInfo] = [:]
+    /// Writes frames from rows, its buffer kept from batch to batch.
+    private var rowEncoder: RFC5424RowEncoder?
 
     public init(storeDirectory: URL) {
         self.storeDirectory = storeDirectory
@@ -21,7 +23,12 @@ public final class StoreFollower {
     /// Records after `position` (at most `limit`), the position of the last one, and the chunks
     /// expired before they were read.
     public struct Batch {
+        /// The records read, when read as records.
         public var records: [LogRecord] = []
+        /// Their RFC 5424 frames, when read as frames (`read(after:limit:chunks:frames:)`).
+        public var frames: [UInt8]?
+        /// How many records the batch holds, in either form.
+        public var count = 0
         public var end: ForwardPosition
         public var lost: [Loss] = []
         /// Rows that hold no valid record (a damaged chunk): skipped, each with why.
@@ -49,8 +56,21 @@ public final class StoreFollower {
 
     /// Reads the next records after `position`; `chunks` is the store's chunk list now.
     public func read(after position: ForwardPosition, limit: Int, chunks: [ChunkInfo]) throws -> Batch {
+        try read(after: position, limit: limit, chunks: chunks, frames: nil)
+    }
+
+    /// The same, the records as `encoder`'s octet-counted frames (`batch.frames`) written
+    /// straight from the chunk's columns, when `encoder` is given.
+    public func read(after position: ForwardPosition, limit: Int, chunks: [ChunkInfo], frames encoder: RFC5424Encoder?) throws -> Batch {
+        if let encoder, rowEncoder?.encoder != encoder {
+            rowEncoder = RFC5424RowEncoder(encoder: encoder)
+        }
         let listed = chunks.sorted { $0.sequence < $1.sequence }
         var batch = Batch(end: position)
+        if encoder != nil {
+            batch.frames = []
+            batch.frames?.reserveCapacity(limit * 512)
+        }
         defer { for chunk in listed { lastListed[chunk.sequence] = chunk } }
         while true {
             let current = batch.end.chunk
@@ -61,7 +81,15 @@ public final class StoreFollower {
             }
             if let chunk = open {
                 do {
-                    let last = try chunk.read(after: batch.end.record, limit: limit, into: &batch.records, undecodable: &batch.undecodable)
+                    let last = try chunk.read(after: batch.end.record, limit: limit, undecodable: &batch.undecodable) { row in
+                        if encoder != nil, var frames = batch.frames.take() {
+                            defer { batch.frames = frames }
+                            try rowEncoder!.appendFrame(row: row, chunk: chunk.path, to: &frames)
+                        } else {
+                            batch.records.append(try RecordColumns.decode(row, chunk: chunk.path))
+                        }
+                        batch.count += 1
+                    }
                     if let last {
                         batch.end.record = last
                         return batch
@@ -119,8 +147,9 @@ private final class OpenChunk {
         try database.scalarInt("SELECT max(id) FROM records") ?? 0
     }
 
-    /// Appends the records after `id` and returns the last one's id, nil when there is none.
-    func read(after id: Int64, limit: Int, into records: inout [LogRecord], undecodable: inout [String]) throws -> Int64? {
+    /// Hands the rows after `id` to `row` and returns the last one's id, nil when there is none;
+    /// a row `row` refuses (`ForwardStoreError`) is listed in `undecodable`.
+    func read(after id: Int64, limit: Int, undecodable: inout [String], row: (Statement) throws -> Void) throws -> Int64? {
         statement.reset()
         try statement.bind(id, at: 1)
         try statement.bind(Int64(limit), at: 2)
@@ -128,7 +157,7 @@ private final class OpenChunk {
         defer { statement.reset() }
         while try statement.step() {
             do {
-                records.append(try RecordColumns.decode(statement, chunk: path))
+                try row(statement)
             } catch let error as ForwardStoreError {
                 undecodable.append(error.description)
             }

@@ -24,24 +24,27 @@ enum StructuredDataWriter {
         append("signpostID", record.signpostID, &bytes)
         append("signpostName", record.signpostName, &bytes)
         append("signpostType", record.signpostType, &bytes)
-        if let metadata = record.metadata {
-            var writer = JSONWriter(reservingCapacity: 128)
-            writer.append(.object(metadata))
-            appendName("metadata", &bytes)
-            appendEscaped(writer.bytes, &bytes)
-            bytes.append(UInt8(ascii: "\""))
-        }
+        if let metadata = record.metadata { appendMetadata(metadata, &bytes) }
         bytes.append(UInt8(ascii: "]"))
     }
 
-    private static func append(_ name: StaticString, _ value: String?, _ bytes: inout [UInt8]) {
+    /// ` metadata="…"`: the object as JSON text, escaped.
+    static func appendMetadata(_ metadata: [String: JSONValue], _ bytes: inout [UInt8]) {
+        var writer = JSONWriter(reservingCapacity: 128)
+        writer.append(.object(metadata))
+        appendName("metadata", &bytes)
+        appendEscaped(writer.bytes, &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    static func append(_ name: StaticString, _ value: String?, _ bytes: inout [UInt8]) {
         guard var value else { return }
         appendName(name, &bytes)
         value.withUTF8 { appendEscaped($0, &bytes) }
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private static func append(_ name: StaticString, _ value: Int64?, _ bytes: inout [UInt8]) {
+    static func append(_ name: StaticString, _ value: Int64?, _ bytes: inout [UInt8]) {
         guard let value else { return }
         appendName(name, &bytes)
         Digits.append(value, to: &bytes)
@@ -49,7 +52,7 @@ enum StructuredDataWriter {
     }
 
     /// ` name="`
-    private static func appendName(_ name: StaticString, _ bytes: inout [UInt8]) {
+    static func appendName(_ name: StaticString, _ bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: " "))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(UInt8(ascii: "="))
@@ -57,7 +60,7 @@ enum StructuredDataWriter {
     }
 
     /// Copies runs without `"`, `\` or `]` whole, and escapes those three.
-    private static func appendEscaped(_ value: UnsafeBufferPointer<UInt8>, _ bytes: inout [UInt8]) {
+    static func appendEscaped(_ value: UnsafeBufferPointer<UInt8>, _ bytes: inout [UInt8]) {
         var runStart = 0
         for index in 0..<value.count {
             let byte = value[index]
