@@ -36,8 +36,11 @@ public final class IngestServer: Sendable {
         context = IngestContext(
             queue: queue, ring: RecordRing(capacity: options.ringCapacity), levels: levels, counters: counters,
             writer: writer, log: log, makeStreamFilter: makeStreamFilter)
-        try FileManager.default.createDirectory(
-            atPath: (options.socketPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        // A bare name (`--socket d.sock`) lives in the current folder, which exists.
+        let socketFolder = (options.socketPath as NSString).deletingLastPathComponent
+        if !socketFolder.isEmpty {
+            try FileManager.default.createDirectory(atPath: socketFolder, withIntermediateDirectories: true)
+        }
         let groupID = try options.socketGroup.map(Self.groupID(named:))
         socketPath = options.socketPath
         listener = Mutex(ListenerHolder(try ListeningSocket(path: options.socketPath, groupID: groupID)))

@@ -161,3 +161,28 @@ import TestSupport
         #expect(daemon.stderr.contains("connections are open"))
     }
 }
+
+@Suite struct RelativeSocketPathTests {
+    /// `--socket d.sock` names a socket in the current folder: diagd must not try to create the
+    /// empty folder part of the path (it failed with "file doesn't exist").
+    @Test func aBareSocketNameIsBoundInTheCurrentFolder() throws {
+        let directory = try TemporaryDirectory("diagd-relative")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("diagd"))
+        process.arguments = ["--store", "store", "--socket", "d.sock"]
+        process.currentDirectoryURL = directory.url
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
+        let socketPath = directory.file("d.sock").path
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: socketPath), process.isRunning, Date() < deadline {
+            usleep(20_000)
+        }
+        try #require(process.isRunning, "diagd exited with status \(process.terminationStatus)")
+        let client = try RawClient(path: socketPath)
+        client.write("{\"sync\":1}\n")
+        #expect(client.waitForSync(1) == [])
+        #expect(FileManager.default.fileExists(atPath: directory.file("store/Info.json").path))
+    }
+}
