@@ -74,8 +74,25 @@ struct ByteWriter {
         } while magnitude > 0
     }
 
+    /// `value`'s last `width` decimal digits, zeros in front (`value` ≥ 0).
+    mutating func appendDigits(_ value: Int64, width: Int) {
+        reserve(width)
+        var rest = value
+        var position = count + width
+        count = position
+        while position > count - width {
+            position -= 1
+            base[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+    }
+
     /// An RFC 5424 SD value: `"`, `\` and `]` take a backslash (§6.3.3).
     mutating func appendEscaped(_ value: UnsafeBufferPointer<UInt8>) {
+        if !value.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "]") }) {
+            append(value)
+            return
+        }
         reserve(value.count * 2)
         for byte in value {
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "]") {

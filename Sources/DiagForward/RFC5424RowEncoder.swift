@@ -13,6 +13,10 @@ final class RFC5424RowEncoder {
     /// The message being written, reused from row to row: its length goes before it.
     private var message = ByteWriter(capacity: 4096)
     private var scratch: [UInt8] = []
+    /// The second (since the epoch) whose timestamp text `secondPrefix` and `zoneSuffix` hold.
+    private var cachedSecond: Int64 = -1
+    private var secondPrefix: [UInt8] = []
+    private var zoneSuffix: [UInt8] = []
 
     init(encoder: RFC5424Encoder) {
         self.encoder = encoder
@@ -50,9 +54,7 @@ final class RFC5424RowEncoder {
         out.append(UInt8(ascii: "<"))
         out.appendDigits(Int64(encoder.facility * 8 + RFC5424Encoder.severity(of: messageType)))
         out.append(">1 ")
-        scratch.removeAll(keepingCapacity: true)
-        encoder.appendTimestamp(statement.int64(at: 1), to: &scratch)
-        out.append(scratch)
+        appendTimestamp(statement.int64(at: 1), &out)
         out.append(UInt8(ascii: " "))
         out.append(hostname)
         out.append(UInt8(ascii: " "))
@@ -79,6 +81,31 @@ final class RFC5424RowEncoder {
         Digits.append(Int64(out.count), to: &frames)
         frames.append(UInt8(ascii: " "))
         frames.append(contentsOf: out.bytes)
+    }
+
+    /// The encoder's timestamp. Records come in runs within one second: the date, time and zone
+    /// of the last second written are kept, and only the microseconds change (the zone's offset
+    /// is looked up once a second, as the encoder looks it up by the second).
+    private func appendTimestamp(_ nanoseconds: Int64, _ out: inout ByteWriter) {
+        guard nanoseconds >= 0 else {
+            scratch.removeAll(keepingCapacity: true)
+            encoder.appendTimestamp(nanoseconds, to: &scratch)
+            out.append(scratch)
+            return
+        }
+        let second = nanoseconds / 1_000_000_000
+        if second != cachedSecond {
+            scratch.removeAll(keepingCapacity: true)
+            encoder.appendTimestamp(nanoseconds, to: &scratch)
+            // `YYYY-MM-DDThh:mm:ss.` then 6 digits then the zone: the first `.` is the fraction's.
+            let dot = scratch.firstIndex(of: UInt8(ascii: "."))!
+            secondPrefix = Array(scratch[...dot])
+            zoneSuffix = Array(scratch[(dot + 7)...])
+            cachedSecond = second
+        }
+        out.append(secondPrefix)
+        out.appendDigits(nanoseconds % 1_000_000_000 / 1000, width: 6)
+        out.append(zoneSuffix)
     }
 
     /// A header field from a text column; whether it was written unchanged.

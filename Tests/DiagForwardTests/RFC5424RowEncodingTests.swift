@@ -24,13 +24,22 @@ import TestSupport
             // Longer than the encoder's first buffer: it grows.
             LogRecord(timestamp: 3, process: "big", sender: String(repeating: "\"]", count: 3000), eventMessage: String(repeating: "long é ", count: 2000)),
         ]
+        // Runs within one second, a second's first and last nanosecond, and going back in time:
+        // the encoder keeps the second's text and changes the microseconds only.
+        for nanoseconds: Int64 in [1_764_409_201_000_000_000, 1_764_409_201_000_000_999, 1_764_409_201_000_001_000, 1_764_409_201_999_999_999,
+                                   1_764_409_202_000_000_000, 1_764_409_201_500_000_000, 1_774_742_400_123_456_000, 999, 0, -1, -1_000_000_000] {
+            records.append(LogRecord(timestamp: nanoseconds, process: "t", eventMessage: "at \(nanoseconds)"))
+        }
         for type in [MessageType.default, .info, .debug, .error, .fault] {
             records.append(LogRecord(timestamp: 2, messageType: type, eventType: .stateEvent, process: "p", eventMessage: "level \(type)"))
         }
         return records
     }()
 
-    @Test(arguments: [RFC5424Encoder(facility: 1, hostname: "build-7", utcOffset: 3600), RFC5424Encoder(facility: 23, hostname: "h", utcOffset: nil)])
+    @Test(arguments: [
+        RFC5424Encoder(facility: 1, hostname: "build-7", utcOffset: 3600), RFC5424Encoder(facility: 23, hostname: "h", utcOffset: nil),
+        RFC5424Encoder(hostname: "z", utcOffset: 0), RFC5424Encoder(hostname: "m", utcOffset: -34_200),
+    ])
     func framesFromRowsAreTheRecordsFrames(encoder: RFC5424Encoder) throws {
         let directory = try TemporaryDirectory()
         let store = try LogStore.open(at: directory.url, create: true)
