@@ -1,5 +1,6 @@
 import DiagModel
 import DiagStore
+import Glibc
 
 /// RFC 5424 frames written straight from a chunk's row (`RecordColumns.select`'s columns): the
 /// column bytes SQLite holds go into the frame, with no `LogRecord` or `String` in between —
@@ -17,6 +18,10 @@ final class RFC5424RowEncoder {
     private var cachedSecond: Int64 = -1
     private var secondPrefix: [UInt8] = []
     private var zoneSuffix: [UInt8] = []
+    /// Metadata column texts lately seen, with their escaped SD values (`metadataValue`).
+    private var recentMetadata: [(text: [UInt8], value: [UInt8])] = []
+    private var nextMetadataSlot = 0
+    private static let recentMetadataCount = 8
 
     init(encoder: RFC5424Encoder) {
         self.encoder = encoder
@@ -38,12 +43,10 @@ final class RFC5424RowEncoder {
         guard let eventType = EventType(rawValue: Int(truncatingIfNeeded: eventCode)) else {
             throw ForwardStoreError("\(chunk): record id \(id): column eventType holds \(eventCode); accepted: a code of EventType")
         }
-        var metadata: [String: JSONValue]?
+        var metadata: Int?
         if !statement.isNull(at: 22) {
             do {
-                metadata = try statement.withTextBytes(at: 22) { bytes in
-                    try JSONReader.parseObject(bytes ?? UnsafeBufferPointer(start: nil, count: 0), maxDepth: 512)
-                }
+                metadata = try statement.withTextBytes(at: 22) { try metadataValue($0 ?? UnsafeBufferPointer(start: nil, count: 0)) }
             } catch {
                 throw ForwardStoreError("\(chunk): record id \(id): column metadata: \(error)")
             }
@@ -81,6 +84,34 @@ final class RFC5424RowEncoder {
         Digits.append(Int64(out.count), to: &frames)
         frames.append(UInt8(ascii: " "))
         frames.append(contentsOf: out.bytes)
+    }
+
+    /// The index in `recentMetadata` of the SD value for the metadata column's `text`: the
+    /// object parsed (a column that is not a JSON object is refused) and written as the record
+    /// encoder writes it (`JSONWriter`, keys sorted: a function of the text alone), escaped.
+    /// Records of one subsystem tend to repeat their metadata: the last few texts are kept.
+    private func metadataValue(_ text: UnsafeBufferPointer<UInt8>) throws -> Int {
+        for (index, recent) in recentMetadata.enumerated() where recent.text.count == text.count {
+            let same = recent.text.withUnsafeBufferPointer { kept in
+                text.isEmpty || memcmp(kept.baseAddress!, text.baseAddress!, text.count) == 0
+            }
+            if same { return index }
+        }
+        let object = try JSONReader.parseObject(text, maxDepth: 512)
+        var writer = JSONWriter(reservingCapacity: 128)
+        writer.append(.object(object))
+        var escaped = ByteWriter(capacity: writer.bytes.count * 2)
+        defer { escaped.deallocate() }
+        writer.bytes.withUnsafeBufferPointer { escaped.appendEscaped($0) }
+        let entry = (text: Array(text), value: Array(escaped.bytes))
+        if recentMetadata.count < Self.recentMetadataCount {
+            recentMetadata.append(entry)
+            return recentMetadata.count - 1
+        }
+        let slot = nextMetadataSlot
+        nextMetadataSlot = (slot + 1) % Self.recentMetadataCount
+        recentMetadata[slot] = entry
+        return slot
     }
 
     /// The encoder's timestamp. Records come in runs within one second: the date, time and zone
@@ -128,7 +159,7 @@ final class RFC5424RowEncoder {
 
     /// `[diag@32473 …]`, in `StructuredDataWriter`'s order.
     private func appendStructuredData(
-        _ statement: Statement, process: Bool, category: Bool, eventType: EventType, metadata: [String: JSONValue]?,
+        _ statement: Statement, process: Bool, category: Bool, eventType: EventType, metadata: Int?,
         _ out: inout ByteWriter
     ) {
         out.append("[diag@32473")
@@ -154,10 +185,8 @@ final class RFC5424RowEncoder {
         text(" signpostName=\"", statement, 20, &out)
         text(" signpostType=\"", statement, 21, &out)
         if let metadata {
-            var writer = JSONWriter(reservingCapacity: 128)
-            writer.append(.object(metadata))
             out.append(" metadata=\"")
-            writer.bytes.withUnsafeBufferPointer { out.appendEscaped($0) }
+            out.append(recentMetadata[metadata].value)
             out.append(UInt8(ascii: "\""))
         }
         out.append(UInt8(ascii: "]"))

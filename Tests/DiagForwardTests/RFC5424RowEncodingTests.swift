@@ -30,6 +30,11 @@ import TestSupport
                                    1_764_409_202_000_000_000, 1_764_409_201_500_000_000, 1_774_742_400_123_456_000, 999, 0, -1, -1_000_000_000] {
             records.append(LogRecord(timestamp: nanoseconds, process: "t", eventMessage: "at \(nanoseconds)"))
         }
+        // Metadata repeated, alternating, and more distinct values than the encoder keeps.
+        for index in 0..<40 {
+            let metadata: [String: JSONValue] = index % 3 == 0 ? ["container": .string("iCloud.x")] : ["n": .int(Int64(index % 11)), "b": .string("]\"\\")]
+            records.append(LogRecord(timestamp: Int64(index), process: "m", eventMessage: "m \(index)", metadata: metadata))
+        }
         for type in [MessageType.default, .info, .debug, .error, .fault] {
             records.append(LogRecord(timestamp: 2, messageType: type, eventType: .stateEvent, process: "p", eventMessage: "level \(type)"))
         }
