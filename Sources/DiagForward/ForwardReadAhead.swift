@@ -1,6 +1,7 @@
 import DiagModel
 import DiagStore
 import Foundation
+import Glibc
 
 /// Reads the store ahead of the deliveries, on a thread of its own: the next batches are read
 /// (as RFC 5424 frames straight from the rows, for a sink that takes them) while the previous
@@ -38,7 +39,10 @@ final class ForwardReadAhead: @unchecked Sendable {
     }
 
     func startReading() {
-        let thread = Thread { [self] in read() }
+        let thread = Thread { [self] in
+            ForwardThreadPriority.lower()
+            read()
+        }
         thread.name = "diagd-forward-read"
         thread.start()
     }
@@ -81,5 +85,16 @@ final class ForwardReadAhead: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
+    }
+}
+
+/// Forwarding is background work: its threads run at a lower priority (nice 5) than diagd's
+/// ingestion, so that a burst to forward never delays the clients and the writer, nor another
+/// program on the machine (a local receiver) that has work to do.
+public enum ForwardThreadPriority {
+    /// Lowers the calling thread's priority: on Linux the nice value is a thread's, and
+    /// `setpriority(PRIO_PROCESS, 0, …)` sets the calling thread's.
+    public static func lower() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
     }
 }

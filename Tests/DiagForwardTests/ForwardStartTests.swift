@@ -67,4 +67,29 @@ import TestSupport
             daemon.kill(SIGTERM)
         }
     }
+
+    /// A forward's two threads run at nice 5, diagd's other threads (ingestion) at diagd's own.
+    @Test func forwardThreadsRunAtALowerPriority() throws {
+        let collector = try SyslogFrameCollector()
+        defer { collector.stop() }
+        let daemon = try ForwardingDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(collector.port)"])
+        /// The nice value of each thread of diagd (field 19 of /proc/PID/task/TID/stat), by id.
+        func niceValues() -> [String: Int] {
+            let tasks = "/proc/\(daemon.processIdentifier)/task"
+            var values: [String: Int] = [:]
+            for task in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
+                guard let stat = try? String(contentsOfFile: "\(tasks)/\(task)/stat", encoding: .utf8),
+                      let fields = stat.split(separator: ")").last?.split(separator: " ") else { continue }
+                values[task] = Int(fields[16])
+            }
+            return values
+        }
+        // diagd inherits the test's nice value; a process already at 5 or more shows nothing.
+        let base = try #require(niceValues()["\(daemon.processIdentifier)"])
+        if base < 5 {
+            #expect(Self.wait { niceValues().values.filter { $0 == 5 }.count == 2 }, "\(niceValues())")
+            #expect(niceValues().values.filter { $0 == base }.count >= 2)
+        }
+        daemon.kill(SIGTERM)
+    }
 }

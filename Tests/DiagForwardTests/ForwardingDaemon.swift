@@ -79,6 +79,8 @@ final class ForwardingDaemon {
 
     var terminationStatus: Int32 { process.terminationStatus }
 
+    var processIdentifier: Int32 { process.processIdentifier }
+
     deinit { kill(SIGKILL) }
 }
 
