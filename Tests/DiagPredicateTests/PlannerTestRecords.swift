@@ -1,23 +1,11 @@
 import DiagModel
 import DiagStore
+import TestSupport
 
 /// Deterministic records with nils, Unicode, NULs and metadata, and an in-memory table holding
 /// them under the chunk schema of docs/ARCHITECTURE.md.
 enum PlannerTestRecords {
-    /// SplitMix64: the same records on every run.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-        mutating func pick<T>(_ values: [T]) -> T { values[int(values.count)] }
-        mutating func maybe<T>(_ value: T, nilOneIn odds: Int = 5) -> T? { int(odds) == 0 ? nil : value }
-    }
+    typealias Generator = SplitMix64
 
     static let processes: [String?] = ["apsd", "dasd", "cloudd", "CoreDataCloudKitDemo", nil, "Café", "Cafe\u{301}", "APSD", "a\0b", "zeta", "\u{10FFFF}x"]
     static let senders: [String?] = ["CoreData", "CloudKit", nil, "UIKit", "straße", "apsd"]

@@ -1,0 +1,18 @@
+/// SplitMix64: a tiny deterministic generator, so that test records are the same on every run.
+public struct SplitMix64 {
+    public var state: UInt64
+
+    public init(state: UInt64) { self.state = state }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    public mutating func int(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    public mutating func pick<T>(_ values: [T]) -> T { values[int(values.count)] }
+    public mutating func maybe<T>(_ value: T, nilOneIn odds: Int = 5) -> T? { int(odds) == 0 ? nil : value }
+}
