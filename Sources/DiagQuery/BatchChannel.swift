@@ -1,10 +1,14 @@
 import Foundation
 
-/// A bounded hand-over of batches from one producing thread to its consumer: at most two batches
-/// wait, so memory stays flat whatever the source's size.
+/// A bounded hand-over of batches from one producing thread to its consumer: at most `capacity`
+/// batches (two unless said otherwise) wait, so memory stays flat whatever the source's size.
 final class BatchChannel<Item>: @unchecked Sendable {
     // Safe: every field is read and written with `condition` locked.
-    private static var capacity: Int { 2 }
+    private let capacity: Int
+
+    init(capacity: Int = 2) {
+        self.capacity = capacity
+    }
 
     private let condition = NSCondition()
     private var queue: [[Item]] = []
@@ -37,7 +41,7 @@ final class BatchChannel<Item>: @unchecked Sendable {
     func put(_ batch: inout [Item]) throws {
         guard !batch.isEmpty else { return }
         try condition.withLock {
-            while queue.count >= Self.capacity, !cancelled { condition.wait() }
+            while queue.count >= capacity, !cancelled { condition.wait() }
             if cancelled { throw BatchChannelCancelled() }
             queue.append(batch)
             condition.broadcast()

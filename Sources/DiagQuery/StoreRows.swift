@@ -86,14 +86,52 @@ private struct ParallelBlocks {
     let messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
     let offsets: @Sendable () -> (Int64) -> Int
 
-    /// The next part to take, shared by the threads; set past the end to stop them.
-    final class Counter: Sendable {
-        let next = Mutex(0)
+    /// Hands the parts to the threads in order, never more than `window` parts ahead of the
+    /// one being written: each part's output waits whole in its channel, so memory stays at
+    /// `window` parts' output (parts are a few MiB: `RecordCursor.recordsPerSlice`).
+    final class Schedule: @unchecked Sendable {
+        // Safe: every field is read and written with `condition` locked.
+        private let condition = NSCondition()
+        private var next = 0
+        private var writing = 0
+        private var stopped = false
+        private let count: Int
+        private let window: Int
+
+        init(count: Int, window: Int) {
+            self.count = count
+            self.window = window
+        }
+
+        /// The next part to format, once it is within the window; nil when none is left.
+        func take() -> Int? {
+            condition.withLock {
+                while !stopped, next < count, next >= writing + window { condition.wait() }
+                guard !stopped, next < count else { return nil }
+                defer { next += 1 }
+                return next
+            }
+        }
+
+        /// The consumer has moved on to writing part `index`.
+        func writing(_ index: Int) {
+            condition.withLock {
+                writing = index
+                condition.broadcast()
+            }
+        }
+
+        func stop() {
+            condition.withLock {
+                stopped = true
+                condition.broadcast()
+            }
+        }
     }
 
     func run(_ body: ([UInt8], Int) throws -> Void) throws {
-        let channels = parts.map { _ in BatchChannel<NDJSONBlock>() }
-        let counter = Counter()
+        let channels = parts.map { _ in BatchChannel<NDJSONBlock>(capacity: .max) }
+        let schedule = Schedule(count: parts.count, window: threads + 1)
         let group = DispatchGroup()
         let (parts, messageResidual, offsets) = (parts, messageResidual, offsets)
         for _ in 0..<min(threads, parts.count) {
@@ -101,12 +139,7 @@ private struct ParallelBlocks {
             Thread.detachNewThread {
                 defer { group.leave() }
                 let offset = offsets()
-                while true {
-                    let index = counter.next.withLock { next in
-                        defer { next += 1 }
-                        return next
-                    }
-                    guard index < parts.count else { return }
+                while let index = schedule.take() {
                     do {
                         try StoreRows.format(parts[index].open(), messageResidual, offset) { block in
                             var batch = [block]
@@ -120,11 +153,12 @@ private struct ParallelBlocks {
             }
         }
         defer {
-            counter.next.withLock { $0 = parts.count }
+            schedule.stop()
             for channel in channels { channel.cancel() }
             group.wait()
         }
-        for channel in channels {
+        for (index, channel) in channels.enumerated() {
+            schedule.writing(index)
             while let batch = try channel.take() {
                 for block in batch { try body(block.bytes, block.count) }
             }

@@ -66,9 +66,44 @@ public final class RecordCursor {
                   let newest = earlier.newestTimestamp, let oldest = later.oldestTimestamp, newest < oldest
             else { return nil }
         }
-        let parts = pending.map { RecordCursorPart(chunk: $0, path: pathOf($0.file), filter: filter, trigrams: trigrams) }
+        let parts = pending.flatMap { chunk in
+            Self.slices(of: chunk, filter: filter).map {
+                RecordCursorPart(chunk: chunk, path: pathOf(chunk.file), filter: $0, trigrams: trigrams)
+            }
+        }
         pending = []
         return parts
+    }
+
+    /// Records of a chunk per part when a scan reads them all: parts this small let every thread
+    /// work while the output is written in order, each part's output (a few MiB) held at most.
+    public static let recordsPerSlice = 8_192
+
+    /// `filter` over `chunk` cut into consecutive time slices of about `recordsPerSlice` records
+    /// each, when the filter reads every record of its window (no SQL condition, no search
+    /// index: a full scan); the filter as it is otherwise, where SQL picks few rows anyway.
+    /// Slices are half-open and cover the chunk's whole range, so reading them in order gives
+    /// the chunk's order (timestamp, then id).
+    public static func slices(of chunk: ChunkInfo, filter: StoreFilter) -> [StoreFilter] {
+        guard filter.whereSQL == nil, filter.messageSearch.isEmpty, chunk.recordCount > Int64(recordsPerSlice),
+              let oldest = chunk.oldestTimestamp, let newest = chunk.newestTimestamp, newest < .max
+        else { return [filter] }
+        let (span, overflow) = (newest + 1).subtractingReportingOverflow(oldest)
+        guard !overflow, span > 1 else { return [filter] }
+        let count = Int((chunk.recordCount + Int64(recordsPerSlice) - 1) / Int64(recordsPerSlice))
+        var slices: [StoreFilter] = []
+        for index in 0..<count {
+            let from = index == 0 ? Int64.min : oldest + Int64(Double(span) * Double(index) / Double(count))
+            let to = index == count - 1 ? Int64.max : oldest + Int64(Double(span) * Double(index + 1) / Double(count))
+            var slice = filter
+            slice.start = max(filter.start ?? .min, from)
+            slice.end = min(filter.end ?? .max, to)
+            if slice.start == .min { slice.start = nil }
+            if slice.end == .max { slice.end = nil }
+            if let start = slice.start, let end = slice.end, start >= end { continue }
+            slices.append(slice)
+        }
+        return slices
     }
 
     /// Every remaining record, for small results and tests.
