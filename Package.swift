@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(name: "sync-demo", dependencies: ["SyncDemoKit", "DiagClient", "DiagCommandLine"], path: "samples/SyncDemo/sync-demo"),
 
         // Shared test helpers: temporary folders, running the built binaries.
-        .target(name: "TestSupport", dependencies: ["DiagModel"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["DiagModel", "DiagGenerator"], path: "Tests/TestSupport"),
         .testTarget(name: "DiagModelTests", dependencies: ["DiagModel", "TestSupport"]),
         .testTarget(name: "DiagStoreTests", dependencies: ["DiagStore", "DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagImportTests", dependencies: ["DiagImport", "TestSupport"]),

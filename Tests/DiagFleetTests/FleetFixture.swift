@@ -71,7 +71,7 @@ enum EdgeRecords {
     /// 2022-06-04 09:40:00 UTC, the WWDC22 session's time.
     static let start: Int64 = 1_654_335_600 * 1_000_000_000
 
-    typealias Generator = SplitMix64
+    typealias Generator = SeededPicker
 
     static let processes: [String?] = ["apsd", "dasd", "cloudd", "CoreDataCloudKitDemo", nil, "Café", "Cafe\u{301}", "APSD", "zeta", "\u{10FFFF}x", "it's \"quoted\"; --"]
     static let senders: [String?] = ["CoreData", "CloudKit", nil, "UIKit", "straße", "apsd"]

@@ -5,7 +5,7 @@ import TestSupport
 /// Deterministic records with nils, Unicode, NULs and metadata, and an in-memory table holding
 /// them under the chunk schema of docs/ARCHITECTURE.md.
 enum PlannerTestRecords {
-    typealias Generator = SplitMix64
+    typealias Generator = SeededPicker
 
     static let processes: [String?] = ["apsd", "dasd", "cloudd", "CoreDataCloudKitDemo", nil, "Café", "Cafe\u{301}", "APSD", "a\0b", "zeta", "\u{10FFFF}x"]
     static let senders: [String?] = ["CoreData", "CloudKit", nil, "UIKit", "straße", "apsd"]
