@@ -41,7 +41,7 @@ final class RFC5424RowEncoder {
         }
         let eventCode = statement.int64(at: 4)
         guard let eventType = EventType(rawValue: Int(truncatingIfNeeded: eventCode)) else {
-            throw ForwardStoreError("\(chunk): record id \(id): column eventType holds \(eventCode); accepted: a code of EventType")
+            throw ForwardStoreError("\(chunk): record id \(id): column eventType holds \(eventCode); accepted: a code of EventType (1024 for logEvent)")
         }
         var metadata: Int?
         if !statement.isNull(at: 22) {

@@ -104,3 +104,15 @@ extension Statement {
         return try body(UnsafeBufferPointer(start: text, count: count))
     }
 }
+
+/// Reading a chunk's `records` rows with a connection of one's own (diagd's forward follower):
+/// the columns to select, in the order `decode` reads them, and the decoder the store uses.
+public enum ChunkRows {
+    public static var selectColumns: String { ChunkSchema.selectColumns }
+
+    /// The record of the row the statement is on; a value no record can hold is refused with
+    /// a `StoreError` naming the chunk, the row id and the column.
+    public static func decode(_ statement: Statement, chunk: String) throws -> LogRecord {
+        try RecordRow.decode(statement, chunk: chunk)
+    }
+}
