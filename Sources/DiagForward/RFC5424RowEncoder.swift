@@ -41,15 +41,13 @@ final class RFC5424RowEncoder {
         guard let eventType = EventType(rawValue: Int(truncatingIfNeeded: eventCode)) else {
             throw ForwardStoreError("\(chunk): record id \(id): column eventType holds \(eventCode); accepted: a code of EventType (1024 for logEvent)")
         }
-        var metadata: [UInt8]?
-        if !statement.isNull(at: 22) {
-            do {
-                metadata = try statement.withTextBytes(at: 22) { text in
-                    try metadataValues.value(for: text ?? UnsafeBufferPointer(start: nil, count: 0), make: Self.metadataValue)
-                }
-            } catch {
-                throw ForwardStoreError("\(chunk): record id \(id): column metadata: \(error)")
+        let metadata: [UInt8]?
+        do {
+            metadata = try statement.withTextBytes(at: 22) { text in
+                try text.map { try metadataValues.value(for: $0, make: Self.metadataValue) }
             }
+        } catch {
+            throw ForwardStoreError("\(chunk): record id \(id): column metadata: \(error)")
         }
         var out = message
         out.count = 0
@@ -75,8 +73,12 @@ final class RFC5424RowEncoder {
                 out.append(0xEF)
                 out.append(0xBB)
                 out.append(0xBF)
-                var repaired = String(decoding: text, as: UTF8.self)
-                repaired.withUTF8 { out.append($0) }
+                if ByteScan.isValidUTF8(text) {
+                    out.append(text)
+                } else {
+                    var repaired = String(decoding: text, as: UTF8.self)
+                    repaired.withUTF8 { out.append($0) }
+                }
             } else {
                 out.append(text)
             }
@@ -183,7 +185,7 @@ final class RFC5424RowEncoder {
             guard let text else { return }
             out.append(opening)
             let scan = ByteScan(text)
-            if scan.hasNonASCII {
+            if scan.hasNonASCII && !ByteScan.isValidUTF8(text) {
                 var repaired = String(decoding: text, as: UTF8.self)
                 repaired.withUTF8 { out.appendEscaped($0) }
             } else {

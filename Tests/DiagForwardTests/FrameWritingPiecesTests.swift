@@ -25,6 +25,30 @@ import TestSupport
         #expect(near.withUnsafeBufferPointer { ByteScan($0) }.hasSDSpecial == false)
     }
 
+    /// The validator says yes exactly when Swift's own decoding finds nothing to repair: every
+    /// one- and two-byte sequence, every lead byte with each boundary of its second byte, and
+    /// sequences cut short, overlong, past U+10FFFF or encoding surrogates.
+    @Test func utf8ValidationAgreesWithSwiftsDecoding() {
+        var cases: [[UInt8]] = []
+        for first in 0...255 {
+            cases.append([UInt8(first)])
+            for second in 0...255 { cases.append([UInt8(first), UInt8(second)]) }
+            for second: UInt8 in [0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0] {
+                for third: UInt8 in [0x41, 0x80, 0xBF, 0xC0] {
+                    cases.append([UInt8(first), second, third])
+                    cases.append([UInt8(first), second, third, 0x80])
+                    cases.append([UInt8(first), second, third, 0xBF, 0x41])
+                    cases.append([UInt8(first), second, third, 0xC0])
+                }
+            }
+        }
+        cases += [Array("café ✓ 日本語 🚀 plain".utf8), [0xED, 0xA0, 0x80], [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xF0, 0x80, 0x80, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80]]
+        for bytes in cases {
+            let valid = bytes.withUnsafeBufferPointer { ByteScan.isValidUTF8($0) }
+            #expect(valid == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+        }
+    }
+
     @Test(arguments: [
         0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 65_535, 99_999_999, 100_000_000, 999_999_999_999_999_999,
         1_000_000_000_000_000_000, Int64.max, -1, -9, -10, -100, -1_000_000_007, Int64.min, Int64.min + 1,
