@@ -1,15 +1,16 @@
 import Glibc
 
-/// The SD values of metadata column texts lately seen, found by the text: a table of
-/// `slotCount` slots, a text's hash picking its slot, a newer text taking the slot of an older
-/// one. Records of a subsystem repeat a few metadata objects among many others in between
-/// (the follower reads them in commit order, all subsystems mixed), so a handful of last values
-/// misses most of them; a text costs a hash and a compare instead of a JSON parse and write.
-/// Texts longer than `maximumTextLength` are not kept, so the table holds at most a few MiB.
+/// The SD values of metadata column texts seen, found by the text: an open-addressing table
+/// (a text's hash picks its first slot, then the next ones), emptied when three quarters full.
+/// Records of a subsystem repeat a few metadata objects among many others in between (the
+/// follower reads them in commit order, all subsystems mixed), so a handful of last values
+/// misses most of them, and one slot a text misses whenever two frequent texts share it; a text
+/// costs a hash and a compare instead of a JSON parse and write. Texts longer than
+/// `maximumTextLength` are not kept, so the table holds at most ~3 MiB.
 struct MetadataValueCache {
-    static let slotBits = 10
+    static let slotBits = 12
     static let slotCount = 1 << slotBits
-    static let maximumTextLength = 1024
+    static let maximumTextLength = 256
 
     private struct Entry {
         var text: [UInt8]
@@ -17,18 +18,28 @@ struct MetadataValueCache {
     }
 
     private var slots = [Entry?](repeating: nil, count: slotCount)
+    private var used = 0
 
     /// The SD value kept for `text`, else the one `make` writes for it (then kept). Throws what
     /// `make` throws, keeping nothing.
     mutating func value(for text: UnsafeBufferPointer<UInt8>, make: (UnsafeBufferPointer<UInt8>) throws -> [UInt8]) rethrows -> [UInt8] {
         guard text.count <= Self.maximumTextLength else { return try make(text) }
-        let slot = Self.slot(of: text)
-        if let entry = slots[slot], entry.text.count == text.count,
-           entry.text.withUnsafeBufferPointer({ text.isEmpty || memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }) {
-            return entry.value
+        var slot = Self.slot(of: text)
+        while let entry = slots[slot] {
+            if entry.text.count == text.count,
+               entry.text.withUnsafeBufferPointer({ text.isEmpty || memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }) {
+                return entry.value
+            }
+            slot = (slot + 1) & (Self.slotCount - 1)
         }
         let value = try make(text)
+        if used >= Self.slotCount * 3 / 4 {
+            slots = [Entry?](repeating: nil, count: Self.slotCount)
+            used = 0
+            slot = Self.slot(of: text)
+        }
         slots[slot] = Entry(text: Array(text), value: value)
+        used += 1
         return value
     }
 

@@ -80,7 +80,8 @@ import TestSupport
             made += 1
             return Array("v:".utf8) + Array(text)
         }
-        // Many more texts than slots: texts that share a slot replace each other.
+        // More texts than slots: the table is emptied when full and fills again; texts whose
+        // hashes share a first slot take the next ones.
         let texts = (0..<5000).map { Array("{\"n\":\($0)}".utf8) } + [[], Array(repeating: UInt8(ascii: "x"), count: 2000)]
         for round in 0..<2 {
             for text in texts {
