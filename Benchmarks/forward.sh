@@ -153,6 +153,6 @@ reference_rate, forward_rate = N / reference, N / forward
 print(f"plain TCP sender -> rsyslog:  {N} records in {reference:.2f} s = {reference_rate:,.0f} records/s"
       f"  (rsyslogd CPU {reference_rsyslog_cpu:.2f} s)")
 print(f"diagd --forward  -> rsyslog:  {N} records in {forward:.2f} s = {forward_rate:,.0f} records/s"
-      f"  (rsyslogd CPU {forward_rsyslog_cpu:.2f} s, diagd CPU {diagd_cpu:.2f} s)")
+      f"  (rsyslogd CPU {forward_rsyslog_cpu:.2f} s, diagd CPU {diagd_cpu:.2f} s = {diagd_cpu / N * 1e6:.2f} us/record)")
 print(f"ratio forward/plain: {forward_rate / reference_rate:.2f}x (target >= 0.8x)")
 PY
