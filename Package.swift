@@ -12,7 +12,9 @@ let package = Package(
     targets: [
         // C libraries from Debian's packages; each is imported by exactly one Swift target.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        // libarchive (Debian's libarchive-dev for the headers, libarchive13 at run time), opened
+        // by the bundle commands only (CArchive.h says why).
+        .target(name: "CArchive"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libpq (Debian's libpq-dev for the header, libpq5 at run time), opened by `diag fleet` only.
         .target(name: "CLibPQ"),
