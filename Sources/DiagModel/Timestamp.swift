@@ -19,6 +19,7 @@ public enum Timestamp {
     }
 
     /// Appends a formatted timestamp: date, `separator`, time with `fractionDigits` (0…9), zone.
+    /// Written into a buffer on the stack, then appended at once (a line of NDJSON has one).
     public static func append(
         nanoseconds: Int64, offsetSeconds: Int, fractionDigits: Int, separator: Character,
         zoneColon: Bool, to bytes: inout [UInt8]
@@ -31,39 +32,68 @@ public enum Timestamp {
         var secondOfDay = seconds % 86_400
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
         let (year, month, day) = civil(fromDays: days)
-        digits(year, 4, &bytes); bytes.append(UInt8(ascii: "-"))
-        digits(Int64(month), 2, &bytes); bytes.append(UInt8(ascii: "-"))
-        digits(Int64(day), 2, &bytes)
-        bytes.append(contentsOf: String(separator).utf8)
-        digits(secondOfDay / 3600, 2, &bytes); bytes.append(UInt8(ascii: ":"))
-        digits(secondOfDay / 60 % 60, 2, &bytes); bytes.append(UInt8(ascii: ":"))
-        digits(secondOfDay % 60, 2, &bytes)
-        if fractionDigits > 0 {
-            bytes.append(UInt8(ascii: "."))
-            var scaled = fraction
-            for _ in 0..<(9 - min(fractionDigits, 9)) { scaled /= 10 }
-            digits(scaled, min(fractionDigits, 9), &bytes)
+        // 10 (date) + 8 (time) + 10 (fraction) + 6 (zone) bytes at most, besides the separator.
+        var storage: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &storage) { raw in
+            var out = DigitWriter(base: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            out.digits(year, 4); out.byte(UInt8(ascii: "-"))
+            out.digits(Int64(month), 2); out.byte(UInt8(ascii: "-"))
+            out.digits(Int64(day), 2)
+            if let ascii = separator.asciiValue {
+                out.byte(ascii)
+            } else {
+                out.flush(to: &bytes)
+                bytes.append(contentsOf: String(separator).utf8)
+            }
+            out.digits(secondOfDay / 3600, 2); out.byte(UInt8(ascii: ":"))
+            out.digits(secondOfDay / 60 % 60, 2); out.byte(UInt8(ascii: ":"))
+            out.digits(secondOfDay % 60, 2)
+            if fractionDigits > 0 {
+                out.byte(UInt8(ascii: "."))
+                var scaled = fraction
+                for _ in 0..<(9 - min(fractionDigits, 9)) { scaled /= 10 }
+                out.digits(scaled, min(fractionDigits, 9))
+            }
+            if zoneColon && offsetSeconds == 0 {
+                out.byte(UInt8(ascii: "Z"))
+            } else {
+                out.byte(offsetSeconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+                let offsetMinutes = abs(offsetSeconds) / 60
+                out.digits(Int64(offsetMinutes / 60), 2)
+                if zoneColon { out.byte(UInt8(ascii: ":")) }
+                out.digits(Int64(offsetMinutes % 60), 2)
+            }
+            out.flush(to: &bytes)
         }
-        if zoneColon && offsetSeconds == 0 {
-            bytes.append(UInt8(ascii: "Z"))
-            return
-        }
-        bytes.append(offsetSeconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-        let offsetMinutes = abs(offsetSeconds) / 60
-        digits(Int64(offsetMinutes / 60), 2, &bytes)
-        if zoneColon { bytes.append(UInt8(ascii: ":")) }
-        digits(Int64(offsetMinutes % 60), 2, &bytes)
     }
 
-    private static func digits(_ value: Int64, _ width: Int, _ bytes: inout [UInt8]) {
-        var buffer: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var value = value < 0 ? 0 : value
-        withUnsafeMutableBytes(of: &buffer) { raw in
-            for index in stride(from: width - 1, through: 0, by: -1) {
-                raw[index] = UInt8(ascii: "0") + UInt8(value % 10)
+    /// ASCII bytes written at a pointer, `width` digits at a time (the low ones of the value,
+    /// negative values as zeros), then appended in one copy.
+    private struct DigitWriter {
+        let base: UnsafeMutablePointer<UInt8>
+        var count = 0
+
+        @inline(__always)
+        mutating func byte(_ byte: UInt8) {
+            base[count] = byte
+            count += 1
+        }
+
+        @inline(__always)
+        mutating func digits(_ value: Int64, _ width: Int) {
+            var value = value < 0 ? 0 : value
+            var index = width - 1
+            while index >= 0 {
+                base[count + index] = UInt8(ascii: "0") + UInt8(value % 10)
                 value /= 10
+                index -= 1
             }
-            bytes.append(contentsOf: raw[0..<width])
+            count += width
+        }
+
+        mutating func flush(to bytes: inout [UInt8]) {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+            count = 0
         }
     }
 

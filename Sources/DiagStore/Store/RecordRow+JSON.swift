@@ -172,12 +172,13 @@ private struct RowJSON {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
         withUnsafeMutableBytes(of: &digits) { raw in
             var index = raw.count
+            let digits = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
             repeat {
                 index -= 1
-                raw[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                digits[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            bytes.append(contentsOf: raw[index...])
+            bytes.append(contentsOf: UnsafeBufferPointer(start: digits + index, count: raw.count - index))
         }
     }
 }
