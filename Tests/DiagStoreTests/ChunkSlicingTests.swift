@@ -72,4 +72,52 @@ import TestSupport
         // As many chunks as twice the threads already keep them busy: one part each.
         #expect(try reader.records(filter: window).disjointParts(threads: 1)?.count == 2)
     }
+
+    @Test func settledChunksAreReadWithoutLocksOrWALFiles() throws {
+        // A folder name that a file: URI must escape.
+        let folder = try TemporaryDirectory("settled chunk ?#% é")
+        let url = folder.file("store")
+        let store = try LogStore.open(at: url, create: true)
+        let records = Array(RecordGenerator(GeneratorOptions(count: 3_000, seed: 9)))
+        try store.append(records)
+        try store.rotate()
+        try store.close()
+        let persist = url.appendingPathComponent("Persist").path
+        func sideFiles() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: persist).filter { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }.sorted()
+        }
+        func chunk() throws -> (ChunkInfo, String) {
+            let info = try #require(try LogStore.openForReading(at: url).info.chunks.first { $0.sealed })
+            return (info, persist + "/" + info.file)
+        }
+        // Sealed but not indexed yet: `diag index` may still write it.
+        var (info, path) = try chunk()
+        #expect(!ChunkConnections.isSettled(info, path: path))
+
+        let writer = try LogStore.open(at: url)
+        #expect(try writer.buildSearchIndexes() == 1)
+        try writer.close()
+        (info, path) = try chunk()
+        #expect(ChunkConnections.isSettled(info, path: path))
+        #expect(try sideFiles().isEmpty)
+        let reader = try LogStore.openForReading(at: url)
+        let cursor = reader.records(filter: StoreFilter(whereSQL: "process = ?", bindings: [.text("scheduler")]))
+        #expect(try cursor.nextRow() != nil)
+        #expect(try sideFiles().isEmpty, "an immutable connection creates no -wal or -shm")
+        let read = try reader.records(filter: StoreFilter(whereSQL: "process = ?", bindings: [.text("scheduler")])).all()
+        #expect(read == records.filter { $0.process == "scheduler" }.sorted { $0.timestamp < $1.timestamp })
+
+        // A WAL holding frames beside it: read the usual way, so that SQLite reads them.
+        FileManager.default.createFile(atPath: path + "-wal", contents: Data(repeating: 0, count: 32))
+        #expect(!ChunkConnections.isSettled(info, path: path))
+        try FileManager.default.removeItem(atPath: path + "-wal")
+        // An empty one left by a reader that closed: settled.
+        FileManager.default.createFile(atPath: path + "-wal", contents: Data())
+        #expect(ChunkConnections.isSettled(info, path: path))
+    }
+
+    @Test func uriPathsEscapeWhatURIsReserve() {
+        #expect(Database.uriPath("/a b/c?d#e%f/é") == "/a%20b/c%3Fd%23e%25f/%C3%A9")
+        #expect(Database.uriPath("/plain/path.sqlite") == "/plain/path.sqlite")
+    }
 }

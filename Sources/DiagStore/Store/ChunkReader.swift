@@ -27,9 +27,9 @@ final class ChunkReader {
             // store's size.
             let (database, tables): (Database, ChunkTables)
             if let connections {
-                (database, tables) = try connections.connection(path: path, mapping: mapped ? chunk.byteCount : 0)
+                (database, tables) = try connections.connection(chunk: chunk, path: path, mapping: mapped ? chunk.byteCount : 0)
             } else {
-                database = try ChunkConnections.open(path: path, mapping: mapped ? chunk.byteCount : 0)
+                database = try ChunkConnections.open(chunk: chunk, path: path, mapping: mapped ? chunk.byteCount : 0)
                 tables = try ChunkTables(database)
             }
             self.database = database
