@@ -12,7 +12,7 @@ import TestSupport
         #expect(pipe(&ends) == 0)
         defer { close(ends[0]); close(ends[1]) }
         let before = fcntl(ends[1], getPipeSize)
-        #expect(before == 65_536)
+        #expect(before > 0)
         OutputSink.widenPipe(ends[1])
         let limit = (try? String(contentsOfFile: "/proc/sys/fs/pipe-max-size", encoding: .utf8))
             .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
@@ -23,12 +23,15 @@ import TestSupport
         sink.flush()
         var received = [UInt8](repeating: 0, count: 200_000)
         var total = 0
-        while total < 100_000 {
-            let count = read(ends[0], &received[total], received.count - total)
-            if count <= 0 { break }
-            total += count
+        received.withUnsafeMutableBytes { buffer in
+            while total < 100_000 {
+                let count = read(ends[0], buffer.baseAddress! + total, buffer.count - total)
+                if count <= 0 { break }
+                total += count
+            }
         }
         #expect(total == 100_000)
+        #expect(received[..<total].allSatisfy { $0 == UInt8(ascii: "x") })
     }
 
     @Test func aFileIsLeftAlone() throws {
