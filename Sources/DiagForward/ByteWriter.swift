@@ -51,7 +51,7 @@ struct ByteWriter {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// Decimal digits, with a `-` for a negative value.
+    /// Decimal digits, with a `-` for a negative value; written two at a time from the end.
     mutating func appendDigits(_ value: Int64) {
         reserve(20)
         if value < 0 {
@@ -60,19 +60,37 @@ struct ByteWriter {
         }
         var magnitude = value.magnitude
         var digits = 1
-        var rest = magnitude / 10
-        while rest > 0 {
+        var threshold: UInt64 = 10
+        while magnitude >= threshold {
             digits += 1
-            rest /= 10
+            if digits == 20 { break }
+            threshold &*= 10
         }
         var position = count + digits
         count = position
-        repeat {
-            position -= 1
-            base[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
+        let pairs = Self.digitPairs.utf8Start
+        while magnitude >= 100 {
+            let pair = Int(magnitude % 100) * 2
+            magnitude /= 100
+            position -= 2
+            base[position] = pairs[pair]
+            base[position + 1] = pairs[pair + 1]
+        }
+        if magnitude >= 10 {
+            let pair = Int(magnitude) * 2
+            base[position - 2] = pairs[pair]
+            base[position - 1] = pairs[pair + 1]
+        } else {
+            base[position - 1] = UInt8(ascii: "0") + UInt8(magnitude)
+        }
     }
+
+    /// "00", "01", … "99", one after the other.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 
     /// `value`'s last `width` decimal digits, zeros in front (`value` ≥ 0).
     mutating func appendDigits(_ value: Int64, width: Int) {
@@ -89,7 +107,12 @@ struct ByteWriter {
 
     /// An RFC 5424 SD value: `"`, `\` and `]` take a backslash (§6.3.3).
     mutating func appendEscaped(_ value: UnsafeBufferPointer<UInt8>) {
-        if !value.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "]") }) {
+        appendEscaped(value, hasSpecial: ByteScan(value).hasSDSpecial)
+    }
+
+    /// The same, `hasSpecial` telling whether `value` holds a byte to escape (`ByteScan`).
+    mutating func appendEscaped(_ value: UnsafeBufferPointer<UInt8>, hasSpecial: Bool) {
+        guard hasSpecial else {
             append(value)
             return
         }

@@ -61,21 +61,29 @@ final class ForwardReadAhead: @unchecked Sendable {
         return batch
     }
 
+    /// The first batch read after a wait: small, so that the receiver gets its first records
+    /// while the next are read, instead of after a whole batch (a backlog's first bytes go out
+    /// sooner). Each full batch doubles the next one, up to `batchSize`.
+    static let firstBatchSize = 100
+
     private func read() {
         var position = start
+        var limit = min(Self.firstBatchSize, batchSize)
         while !cancellation.isCancelled {
             let batch: StoreFollower.Batch
             do {
-                batch = try follower.read(after: position, limit: batchSize, chunks: chunks(), frames: frames)
+                batch = try follower.read(after: position, limit: limit, chunks: chunks(), frames: frames)
             } catch {
                 failed(error)
                 continue
             }
             let moved = batch.end != position || !batch.lost.isEmpty || !batch.undecodable.isEmpty
             if !moved {
+                limit = min(Self.firstBatchSize, batchSize)
                 waitForRecords()
                 continue
             }
+            if batch.count >= limit { limit = min(limit * 2, batchSize) }
             position = batch.end
             condition.lock()
             while queue.count >= depth && !cancellation.isCancelled {

@@ -19,9 +19,7 @@ final class RFC5424RowEncoder {
     private var secondPrefix: [UInt8] = []
     private var zoneSuffix: [UInt8] = []
     /// Metadata column texts lately seen, with their escaped SD values (`metadataValue`).
-    private var recentMetadata: [(text: [UInt8], value: [UInt8])] = []
-    private var nextMetadataSlot = 0
-    private static let recentMetadataCount = 8
+    private var metadataValues = MetadataValueCache()
 
     init(encoder: RFC5424Encoder) {
         self.encoder = encoder
@@ -43,10 +41,12 @@ final class RFC5424RowEncoder {
         guard let eventType = EventType(rawValue: Int(truncatingIfNeeded: eventCode)) else {
             throw ForwardStoreError("\(chunk): record id \(id): column eventType holds \(eventCode); accepted: a code of EventType (1024 for logEvent)")
         }
-        var metadata: Int?
+        var metadata: [UInt8]?
         if !statement.isNull(at: 22) {
             do {
-                metadata = try statement.withTextBytes(at: 22) { try metadataValue($0 ?? UnsafeBufferPointer(start: nil, count: 0)) }
+                metadata = try statement.withTextBytes(at: 22) { text in
+                    try metadataValues.value(for: text ?? UnsafeBufferPointer(start: nil, count: 0), make: Self.metadataValue)
+                }
             } catch {
                 throw ForwardStoreError("\(chunk): record id \(id): column metadata: \(error)")
             }
@@ -71,7 +71,7 @@ final class RFC5424RowEncoder {
         statement.withTextBytes(at: 17) { text in
             guard let text, !text.isEmpty else { return }
             out.append(UInt8(ascii: " "))
-            if text.contains(where: { $0 >= 0x80 }) {
+            if ByteScan(text).hasNonASCII {
                 out.append(0xEF)
                 out.append(0xBB)
                 out.append(0xBF)
@@ -86,32 +86,17 @@ final class RFC5424RowEncoder {
         frames.append(contentsOf: out.bytes)
     }
 
-    /// The index in `recentMetadata` of the SD value for the metadata column's `text`: the
-    /// object parsed (a column that is not a JSON object is refused) and written as the record
-    /// encoder writes it (`JSONWriter`, keys sorted: a function of the text alone), escaped.
-    /// Records of one subsystem tend to repeat their metadata: the last few texts are kept.
-    private func metadataValue(_ text: UnsafeBufferPointer<UInt8>) throws -> Int {
-        for (index, recent) in recentMetadata.enumerated() where recent.text.count == text.count {
-            let same = recent.text.withUnsafeBufferPointer { kept in
-                text.isEmpty || memcmp(kept.baseAddress!, text.baseAddress!, text.count) == 0
-            }
-            if same { return index }
-        }
+    /// The SD value for the metadata column's `text`: the object parsed (a column that is not a
+    /// JSON object is refused) and written as the record encoder writes it (`JSONWriter`, keys
+    /// sorted: a function of the text alone), escaped.
+    private static func metadataValue(_ text: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
         let object = try JSONReader.parseObject(text, maxDepth: 512)
         var writer = JSONWriter(reservingCapacity: 128)
         writer.append(.object(object))
         var escaped = ByteWriter(capacity: writer.bytes.count * 2)
         defer { escaped.deallocate() }
         writer.bytes.withUnsafeBufferPointer { escaped.appendEscaped($0) }
-        let entry = (text: Array(text), value: Array(escaped.bytes))
-        if recentMetadata.count < Self.recentMetadataCount {
-            recentMetadata.append(entry)
-            return recentMetadata.count - 1
-        }
-        let slot = nextMetadataSlot
-        nextMetadataSlot = (slot + 1) % Self.recentMetadataCount
-        recentMetadata[slot] = entry
-        return slot
+        return Array(escaped.bytes)
     }
 
     /// The encoder's timestamp. Records come in runs within one second: the date, time and zone
@@ -159,7 +144,7 @@ final class RFC5424RowEncoder {
 
     /// `[diag@32473 …]`, in `StructuredDataWriter`'s order.
     private func appendStructuredData(
-        _ statement: Statement, process: Bool, category: Bool, eventType: EventType, metadata: Int?,
+        _ statement: Statement, process: Bool, category: Bool, eventType: EventType, metadata: [UInt8]?,
         _ out: inout ByteWriter
     ) {
         out.append("[diag@32473")
@@ -186,7 +171,7 @@ final class RFC5424RowEncoder {
         text(" signpostType=\"", statement, 21, &out)
         if let metadata {
             out.append(" metadata=\"")
-            out.append(recentMetadata[metadata].value)
+            out.append(metadata)
             out.append(UInt8(ascii: "\""))
         }
         out.append(UInt8(ascii: "]"))
@@ -197,11 +182,12 @@ final class RFC5424RowEncoder {
         statement.withTextBytes(at: column) { text in
             guard let text else { return }
             out.append(opening)
-            if text.contains(where: { $0 >= 0x80 }) {
+            let scan = ByteScan(text)
+            if scan.hasNonASCII {
                 var repaired = String(decoding: text, as: UTF8.self)
                 repaired.withUTF8 { out.appendEscaped($0) }
             } else {
-                out.appendEscaped(text)
+                out.appendEscaped(text, hasSpecial: scan.hasSDSpecial)
             }
             out.append(UInt8(ascii: "\""))
         }
