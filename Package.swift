@@ -12,7 +12,9 @@ let package = Package(
     targets: [
         // C libraries from Debian's packages; each is imported by exactly one Swift target.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        // libarchive (Debian's libarchive-dev for the headers, libarchive13 at run time), opened
+        // by the bundle commands only (CArchive.h says why).
+        .target(name: "CArchive"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libpq (Debian's libpq-dev for the header, libpq5 at run time), opened by `diag fleet` only.
         .target(name: "CLibPQ"),
@@ -54,7 +56,18 @@ let package = Package(
             "DiagQuery", "DiagOutput", "DiagCommandLine", "DiagIngest", "DiagClient", "DiagBundle",
             "DiagForward", "DiagFleet",
         ]),
-        .executableTarget(name: "diag", dependencies: ["DiagCLI"]),
+        // Linked with the Swift runtime and Foundation inside (as `--static-swift-stdlib` does):
+        // resolving their symbols across thirty shared libraries took about 5 ms of every run,
+        // a quarter of a narrow query's wall time. diagd cannot: FoundationNetworking needs libcurl.
+        .executableTarget(name: "diag", dependencies: ["DiagCLI"], linkerSettings: [
+            // Our modules are compiled against the shared Foundation, whose module does not name
+            // the static archives under it; the group lets the linker find them in any order.
+            .unsafeFlags([
+                "-static-stdlib", "-Xlinker", "--start-group",
+                "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation",
+                "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-Xlinker", "--end-group",
+            ]),
+        ]),
         .executableTarget(name: "diagd", dependencies: ["DiagIngest", "DiagCommandLine", "DiagForward", "DiagForwardHTTP"]),
         // Load client and bare-SQLite reference for the ingestion benchmark.
         .executableTarget(name: "diag-bench-ingest", dependencies: ["DiagModel", "DiagStore", "DiagClient", "DiagGenerator"]),
@@ -68,23 +81,26 @@ let package = Package(
         .executableTarget(name: "sync-demo", dependencies: ["SyncDemoKit", "DiagClient", "DiagCommandLine"], path: "samples/SyncDemo/sync-demo"),
 
         // Shared test helpers: temporary folders, running the built binaries.
+        // Tests run the built `diag` as a process (`swift build --build-tests` and `swift test`
+        // build every product first) and never link its module: a test bundle that did would
+        // inherit the static Swift runtime above beside XCTest's shared one.
         .target(name: "TestSupport", dependencies: ["DiagModel", "DiagGenerator"], path: "Tests/TestSupport"),
         .testTarget(name: "DiagModelTests", dependencies: ["DiagModel", "TestSupport"]),
         .testTarget(name: "DiagStoreTests", dependencies: ["DiagStore", "DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagImportTests", dependencies: ["DiagImport", "TestSupport"]),
         .testTarget(name: "DiagGeneratorTests", dependencies: ["DiagGenerator", "TestSupport"]),
-        .testTarget(name: "DiagPredicateTests", dependencies: ["DiagPredicate", "DiagGenerator", "DiagStore", "TestSupport", "diag"]),
+        .testTarget(name: "DiagPredicateTests", dependencies: ["DiagPredicate", "DiagGenerator", "DiagStore", "TestSupport"]),
         .testTarget(name: "DiagQueryTests", dependencies: ["DiagQuery", "DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagOutputTests", dependencies: ["DiagOutput", "TestSupport"]),
         .testTarget(name: "DiagCommandLineTests", dependencies: ["DiagCommandLine", "TestSupport"]),
-        .testTarget(name: "DiagIngestTests", dependencies: ["DiagIngest", "DiagClient", "TestSupport", "diagd", "diag"]),
+        .testTarget(name: "DiagIngestTests", dependencies: ["DiagIngest", "DiagClient", "TestSupport", "diagd"]),
         .testTarget(name: "DiagClientTests", dependencies: ["DiagClient", "TestSupport"]),
-        .testTarget(name: "DiagBundleTests", dependencies: ["DiagBundle", "TestSupport", "diag"]),
-        .testTarget(name: "DiagForwardTests", dependencies: ["DiagForward", "DiagForwardHTTP", "DiagGenerator", "DiagStore", "TestSupport", "diag", "diagd"]),
-        .testTarget(name: "DiagFleetTests", dependencies: ["DiagFleet", "DiagGenerator", "TestSupport", "diag"]),
-        .testTarget(name: "DiagCLITests", dependencies: ["DiagCLI", "TestSupport", "diag", "diagd"], exclude: ["Expected"]),
+        .testTarget(name: "DiagBundleTests", dependencies: ["DiagBundle", "TestSupport"]),
+        .testTarget(name: "DiagForwardTests", dependencies: ["DiagForward", "DiagForwardHTTP", "DiagGenerator", "DiagStore", "TestSupport", "diagd"]),
+        .testTarget(name: "DiagFleetTests", dependencies: ["DiagFleet", "DiagGenerator", "TestSupport"]),
+        .testTarget(name: "DiagCLITests", dependencies: ["DiagCLI", "TestSupport", "diagd"], exclude: ["Expected"]),
         .testTarget(name: "SyncDemoTests", dependencies: [
-            "SyncDemoKit", "TestSupport", "diag", "diagd", "sync-core", "scheduler", "transport", "notifier", "sync-demo",
+            "SyncDemoKit", "TestSupport", "diagd", "sync-core", "scheduler", "transport", "notifier", "sync-demo",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -14,3 +14,15 @@ enum ArchiveLocale {
         uselocale(utf8)
     }
 }
+
+/// libarchive, opened on first use (CArchive.h says why `diag` does not link it).
+enum ArchiveLibrary {
+    /// Loads libarchive once per process; a clear error when the system lacks it.
+    static func load() throws {
+        var reason = [CChar](repeating: 0, count: 512)
+        guard carchive_load(&reason, reason.count) == 0 else {
+            let text = reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw BundleError.failure(text)
+        }
+    }
+}

@@ -25,6 +25,7 @@ final class ArchiveReader {
     let path: String
 
     init(path: String) throws {
+        try ArchiveLibrary.load()
         ArchiveLocale.useUTF8OnCurrentThread()
         self.path = path
         source = try HashingFileSource(path: path)

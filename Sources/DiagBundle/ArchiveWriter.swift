@@ -44,6 +44,7 @@ final class ArchiveWriter {
 
     /// Opens `path` for writing; the file must not exist yet.
     init(path: String, compression: BundleCompression, modificationTime: Int64) throws {
+        try ArchiveLibrary.load()
         ArchiveLocale.useUTF8OnCurrentThread()
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {

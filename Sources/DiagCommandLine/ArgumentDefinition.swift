@@ -45,16 +45,20 @@ struct ArgumentDefinition {
     }
 }
 
-/// Implemented by `@Option`, `@Flag` and `@Argument` so the parser can find them by reflection.
-protocol ArgumentDeclaration {
-    func definition(label: String) -> ArgumentDefinition
+/// The base class of `@Option`, `@Flag` and `@Argument`, so the parser can find them by reflection.
+public class ArgumentDeclaration {
+    init() {}
+
+    func definition(label: String) -> ArgumentDefinition {
+        preconditionFailure("\(type(of: self)) must override definition(label:)")
+    }
 }
 
 /// The definitions of a command instance's properties, in declaration order. The wrappers keep
 /// their values in shared storage, so assigning through a definition fills the instance itself.
 func argumentDefinitions(of command: Any) -> [ArgumentDefinition] {
     Mirror(reflecting: command).children.compactMap { child in
-        guard let declaration = child.value as? any ArgumentDeclaration, var label = child.label else { return nil }
+        guard let declaration = child.value as? ArgumentDeclaration, var label = child.label else { return nil }
         if label.hasPrefix("_") { label.removeFirst() }
         return declaration.definition(label: label)
     }

@@ -1,8 +1,12 @@
+// The wrappers are classes (their values already lived in shared `ArgumentStorage`): finding
+// them among a command's properties is then a class check, where a protocol check scanned every
+// protocol conformance of the binary once per property type, a millisecond of each run.
+
 /// A named option: `--predicate P` or `--predicate=P`; an array type makes it repeatable.
 ///
 /// The long name is the property's name in kebab case unless `name` is given.
 @propertyWrapper
-public struct Option<Value>: ArgumentDeclaration {
+public final class Option<Value>: ArgumentDeclaration {
     let argument: ValueArgument<Value>
     let name: String?
     let short: Character?
@@ -11,31 +15,31 @@ public struct Option<Value>: ArgumentDeclaration {
 
     public var wrappedValue: Value {
         get { argument.wrappedValue }
-        nonmutating set { argument.wrappedValue = newValue }
+        set { argument.wrappedValue = newValue }
     }
 
-    public init(wrappedValue: Value, name: String? = nil, short: Character? = nil, help: String = "", valueName: String? = nil)
+    public convenience init(wrappedValue: Value, name: String? = nil, short: Character? = nil, help: String = "", valueName: String? = nil)
     where Value: ExpressibleByArgument {
         self.init(.single(default: wrappedValue), name, short, help, valueName)
     }
 
-    public init(name: String? = nil, short: Character? = nil, help: String = "", valueName: String? = nil)
+    public convenience init(name: String? = nil, short: Character? = nil, help: String = "", valueName: String? = nil)
     where Value: ExpressibleByArgument {
         self.init(.single(default: nil), name, short, help, valueName)
     }
 
-    public init<Wrapped: ExpressibleByArgument>(name: String? = nil, short: Character? = nil, help: String = "", valueName: String? = nil)
+    public convenience init<Wrapped: ExpressibleByArgument>(name: String? = nil, short: Character? = nil, help: String = "", valueName: String? = nil)
     where Value == Wrapped? {
         self.init(.optional(Wrapped.self), name, short, help, valueName)
     }
 
-    public init<Element: ExpressibleByArgument>(
+    public convenience init<Element: ExpressibleByArgument>(
         wrappedValue: [Element], name: String? = nil, short: Character? = nil, help: String = "", valueName: String? = nil
     ) where Value == [Element] {
         self.init(.repeating(default: wrappedValue), name, short, help, valueName)
     }
 
-    public init<Element: ExpressibleByArgument>(name: String? = nil, short: Character? = nil, help: String = "", valueName: String? = nil)
+    public convenience init<Element: ExpressibleByArgument>(name: String? = nil, short: Character? = nil, help: String = "", valueName: String? = nil)
     where Value == [Element] {
         self.init(.repeating(default: []), name, short, help, valueName)
     }
@@ -48,7 +52,7 @@ public struct Option<Value>: ArgumentDeclaration {
         self.valueName = valueName
     }
 
-    func definition(label: String) -> ArgumentDefinition {
+    override func definition(label: String) -> ArgumentDefinition {
         let long = name ?? kebabCase(label)
         return argument.definition(kind: .option, long: long, short: short, valueName: valueName ?? long, help: help)
     }
@@ -56,34 +60,34 @@ public struct Option<Value>: ArgumentDeclaration {
 
 /// A positional argument; an array type takes every remaining positional value.
 @propertyWrapper
-public struct Argument<Value>: ArgumentDeclaration {
+public final class Argument<Value>: ArgumentDeclaration {
     let argument: ValueArgument<Value>
     let help: String
     let valueName: String?
 
     public var wrappedValue: Value {
         get { argument.wrappedValue }
-        nonmutating set { argument.wrappedValue = newValue }
+        set { argument.wrappedValue = newValue }
     }
 
-    public init(wrappedValue: Value, help: String = "", valueName: String? = nil) where Value: ExpressibleByArgument {
+    public convenience init(wrappedValue: Value, help: String = "", valueName: String? = nil) where Value: ExpressibleByArgument {
         self.init(.single(default: wrappedValue), help, valueName)
     }
 
-    public init(help: String = "", valueName: String? = nil) where Value: ExpressibleByArgument {
+    public convenience init(help: String = "", valueName: String? = nil) where Value: ExpressibleByArgument {
         self.init(.single(default: nil), help, valueName)
     }
 
-    public init<Wrapped: ExpressibleByArgument>(help: String = "", valueName: String? = nil) where Value == Wrapped? {
+    public convenience init<Wrapped: ExpressibleByArgument>(help: String = "", valueName: String? = nil) where Value == Wrapped? {
         self.init(.optional(Wrapped.self), help, valueName)
     }
 
-    public init<Element: ExpressibleByArgument>(wrappedValue: [Element], help: String = "", valueName: String? = nil)
+    public convenience init<Element: ExpressibleByArgument>(wrappedValue: [Element], help: String = "", valueName: String? = nil)
     where Value == [Element] {
         self.init(.repeating(default: wrappedValue), help, valueName)
     }
 
-    public init<Element: ExpressibleByArgument>(help: String = "", valueName: String? = nil) where Value == [Element] {
+    public convenience init<Element: ExpressibleByArgument>(help: String = "", valueName: String? = nil) where Value == [Element] {
         self.init(.repeating(default: []), help, valueName)
     }
 
@@ -93,14 +97,14 @@ public struct Argument<Value>: ArgumentDeclaration {
         self.valueName = valueName
     }
 
-    func definition(label: String) -> ArgumentDefinition {
+    override func definition(label: String) -> ArgumentDefinition {
         argument.definition(kind: .positional, long: nil, short: nil, valueName: valueName ?? kebabCase(label), help: help)
     }
 }
 
 /// An on/off switch: `--info`. Off unless given.
 @propertyWrapper
-public struct Flag: ArgumentDeclaration {
+public final class Flag: ArgumentDeclaration {
     let storage: ArgumentStorage<Bool>
     let name: String?
     let short: Character?
@@ -108,7 +112,7 @@ public struct Flag: ArgumentDeclaration {
 
     public var wrappedValue: Bool {
         get { storage.value ?? false }
-        nonmutating set { storage.value = newValue }
+        set { storage.value = newValue }
     }
 
     public init(wrappedValue: Bool = false, name: String? = nil, short: Character? = nil, help: String = "") {
@@ -118,7 +122,7 @@ public struct Flag: ArgumentDeclaration {
         self.help = help
     }
 
-    func definition(label: String) -> ArgumentDefinition {
+    override func definition(label: String) -> ArgumentDefinition {
         let storage = self.storage
         let long = name ?? kebabCase(label)
         return ArgumentDefinition(

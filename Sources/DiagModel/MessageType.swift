@@ -9,7 +9,10 @@ public enum MessageType: Int, Sendable, Hashable, CaseIterable, Comparable {
     case fault = 17
 
     /// The capitalised name `log show` prints: `Default`, `Info`, `Debug`, `Error`, `Fault`.
-    public var name: String {
+    public var name: String { staticName.description }
+
+    /// `name` as static text, for writers that copy its bytes.
+    public var staticName: StaticString {
         switch self {
         case .default: "Default"
         case .info: "Info"
@@ -57,7 +60,10 @@ public enum EventType: Int, Sendable, Hashable, CaseIterable {
     case timesyncEvent = 2048
     case userActionEvent = 2304
 
-    public var name: String {
+    public var name: String { staticName.description }
+
+    /// `name` as static text, for writers that copy its bytes.
+    public var staticName: StaticString {
         switch self {
         case .activityCreateEvent: "activityCreateEvent"
         case .activityTransitionEvent: "activityTransitionEvent"

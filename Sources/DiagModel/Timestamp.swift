@@ -19,11 +19,40 @@ public enum Timestamp {
     }
 
     /// Appends a formatted timestamp: date, `separator`, time with `fractionDigits` (0…9), zone.
+    /// Written into a buffer on the stack (`write`), then appended at once.
     public static func append(
         nanoseconds: Int64, offsetSeconds: Int, fractionDigits: Int, separator: Character,
         zoneColon: Bool, to bytes: inout [UInt8]
     ) {
-        let local = nanoseconds + Int64(offsetSeconds) * nanosecondsPerSecond
+        // 10 (date) + 1 (separator) + 8 (time) + 10 (fraction) + 6 (zone) bytes at most.
+        var storage: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &storage) { raw in
+            let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            if let ascii = separator.asciiValue {
+                let count = write(nanoseconds: nanoseconds, offsetSeconds: offsetSeconds, fractionDigits: fractionDigits,
+                                  separator: ascii, zoneColon: zoneColon, to: base)
+                bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+                return
+            }
+            // A separator of several bytes goes between the date and the time.
+            let count = write(nanoseconds: nanoseconds, offsetSeconds: offsetSeconds, fractionDigits: fractionDigits,
+                              separator: UInt8(ascii: " "), zoneColon: zoneColon, to: base)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: 10))
+            bytes.append(contentsOf: String(separator).utf8)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base + 11, count: count - 11))
+        }
+    }
+
+    /// The longest `write` writes: date, separator, time, nine fraction digits, `+hh:mm`.
+    public static let maximumWrittenLength = 35
+
+    /// Writes a formatted timestamp at `destination` (room for `maximumWrittenLength` bytes),
+    /// as `append` does with an ASCII separator; returns the number of bytes written.
+    public static func write(
+        nanoseconds: Int64, offsetSeconds: Int, fractionDigits: Int, separator: UInt8,
+        zoneColon: Bool, to destination: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        let local = nanoseconds &+ Int64(offsetSeconds) &* nanosecondsPerSecond
         var seconds = local / nanosecondsPerSecond
         var fraction = local % nanosecondsPerSecond
         if fraction < 0 { fraction += nanosecondsPerSecond; seconds -= 1 }
@@ -31,39 +60,54 @@ public enum Timestamp {
         var secondOfDay = seconds % 86_400
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
         let (year, month, day) = civil(fromDays: days)
-        digits(year, 4, &bytes); bytes.append(UInt8(ascii: "-"))
-        digits(Int64(month), 2, &bytes); bytes.append(UInt8(ascii: "-"))
-        digits(Int64(day), 2, &bytes)
-        bytes.append(contentsOf: String(separator).utf8)
-        digits(secondOfDay / 3600, 2, &bytes); bytes.append(UInt8(ascii: ":"))
-        digits(secondOfDay / 60 % 60, 2, &bytes); bytes.append(UInt8(ascii: ":"))
-        digits(secondOfDay % 60, 2, &bytes)
+        var out = DigitWriter(base: destination)
+        out.digits(year, 4); out.byte(UInt8(ascii: "-"))
+        out.digits(Int64(month), 2); out.byte(UInt8(ascii: "-"))
+        out.digits(Int64(day), 2)
+        out.byte(separator)
+        out.digits(secondOfDay / 3600, 2); out.byte(UInt8(ascii: ":"))
+        out.digits(secondOfDay / 60 % 60, 2); out.byte(UInt8(ascii: ":"))
+        out.digits(secondOfDay % 60, 2)
         if fractionDigits > 0 {
-            bytes.append(UInt8(ascii: "."))
+            out.byte(UInt8(ascii: "."))
             var scaled = fraction
             for _ in 0..<(9 - min(fractionDigits, 9)) { scaled /= 10 }
-            digits(scaled, min(fractionDigits, 9), &bytes)
+            out.digits(scaled, min(fractionDigits, 9))
         }
         if zoneColon && offsetSeconds == 0 {
-            bytes.append(UInt8(ascii: "Z"))
-            return
+            out.byte(UInt8(ascii: "Z"))
+        } else {
+            out.byte(offsetSeconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            let offsetMinutes = abs(offsetSeconds) / 60
+            out.digits(Int64(offsetMinutes / 60), 2)
+            if zoneColon { out.byte(UInt8(ascii: ":")) }
+            out.digits(Int64(offsetMinutes % 60), 2)
         }
-        bytes.append(offsetSeconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-        let offsetMinutes = abs(offsetSeconds) / 60
-        digits(Int64(offsetMinutes / 60), 2, &bytes)
-        if zoneColon { bytes.append(UInt8(ascii: ":")) }
-        digits(Int64(offsetMinutes % 60), 2, &bytes)
+        return out.count
     }
 
-    private static func digits(_ value: Int64, _ width: Int, _ bytes: inout [UInt8]) {
-        var buffer: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var value = value < 0 ? 0 : value
-        withUnsafeMutableBytes(of: &buffer) { raw in
-            for index in stride(from: width - 1, through: 0, by: -1) {
-                raw[index] = UInt8(ascii: "0") + UInt8(value % 10)
+    /// ASCII bytes written at a pointer, `width` digits at a time (the low ones of the value,
+    /// negative values as zeros).
+    private struct DigitWriter {
+        let base: UnsafeMutablePointer<UInt8>
+        var count = 0
+
+        @inline(__always)
+        mutating func byte(_ byte: UInt8) {
+            base[count] = byte
+            count += 1
+        }
+
+        @inline(__always)
+        mutating func digits(_ value: Int64, _ width: Int) {
+            var value = value < 0 ? 0 : value
+            var index = width - 1
+            while index >= 0 {
+                base[count + index] = UInt8(ascii: "0") + UInt8(value % 10)
                 value /= 10
+                index -= 1
             }
-            bytes.append(contentsOf: raw[0..<width])
+            count += width
         }
     }
 

@@ -29,7 +29,7 @@ public final class StoreRows {
     /// memory stays flat; the output is the same. A damaged row ends the output after the
     /// records before it, with its error.
     public func writeNDJSON(threads: Int, offsets: @escaping @Sendable () -> (Int64) -> Int, _ body: ([UInt8], Int) throws -> Void) throws {
-        guard threads > 1, let parts = cursor.disjointParts() else {
+        guard threads > 1, let parts = cursor.disjointParts(threads: threads) else {
             try Self.format(cursor, messageResidual, offsets()) { try body($0.bytes, $0.count) }
             return
         }
@@ -43,12 +43,13 @@ public final class StoreRows {
     ) throws {
         var block = NDJSONBlock()
         block.bytes.reserveCapacity(blockSize + 8192)
+        let scratch = RowScratch()
         do {
             while let row = try cursor.nextRow() {
                 if let messageResidual, !row.withMessageUTF8(messageResidual) { continue }
                 let start = block.bytes.count
                 do {
-                    try row.appendJSON(offsetSeconds: offset(row.timestamp), to: &block.bytes)
+                    try row.appendJSON(offsetSeconds: offset(row.timestamp), to: &block.bytes, scratch: scratch)
                 } catch {
                     block.bytes.removeSubrange(start...)
                     throw error
@@ -139,9 +140,10 @@ private struct ParallelBlocks {
             Thread.detachNewThread {
                 defer { group.leave() }
                 let offset = offsets()
+                let connections = ChunkConnections()
                 while let index = schedule.take() {
                     do {
-                        try StoreRows.format(parts[index].open(), messageResidual, offset) { block in
+                        try StoreRows.format(parts[index].open(connections: connections), messageResidual, offset) { block in
                             var batch = [block]
                             try channels[index].put(&batch)
                         }

@@ -10,6 +10,17 @@ import Testing
         #expect(Timestamp.formatISO8601(nanoseconds: ns, fractionDigits: 9) == "2025-11-29T09:40:01.123456789Z")
     }
 
+    @Test func appendsAfterWhatIsThereWithAnySeparatorAndPrecision() {
+        let ns: Int64 = 1_764_409_201_123_456_789
+        var bytes = Array("t=".utf8)
+        Timestamp.append(nanoseconds: ns, offsetSeconds: 5 * 3600 + 45 * 60, fractionDigits: 3, separator: "→",
+                         zoneColon: true, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "t=2025-11-29→15:25:01.123+05:45")
+        bytes = []
+        Timestamp.append(nanoseconds: ns, offsetSeconds: 0, fractionDigits: 0, separator: "T", zoneColon: false, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "2025-11-29T09:40:01+0000")
+    }
+
     @Test func formatsBeforeTheEpoch() {
         #expect(Timestamp.format(nanoseconds: -1) == "1969-12-31 23:59:59.999999+0000")
     }

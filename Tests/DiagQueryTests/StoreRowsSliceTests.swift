@@ -51,6 +51,15 @@ import TestSupport
         let window = LogQuery(selection: RecordSelection(start: from, end: to, includeInfo: true, includeDebug: true))
         let inWindow = records.filter { $0.timestamp >= from && $0.timestamp < to }.map { $0.jsonString() + "\n" }.joined()
         #expect(String(decoding: try output(window, url, threads: 2), as: UTF8.self) == inWindow)
+        // The same window with a predicate SQL decides: sliced in proportion (64 records share
+        // each timestamp, so slice edges fall inside runs of equal times), the same bytes.
+        let process = try #require(records[RecordCursor.recordsPerSlice * 3 + 50].process)
+        let condition = QueryCondition(sqlWhere: "process = ?", bindings: [.text(process)], matches: { $0.process == process })
+        let sqlWindow = LogQuery(selection: window.selection, condition: condition)
+        let selected = records.filter { $0.timestamp >= from && $0.timestamp < to && $0.process == process }
+        #expect(!selected.isEmpty)
+        #expect(String(decoding: try output(sqlWindow, url, threads: 2), as: UTF8.self)
+                == selected.map { $0.jsonString() + "\n" }.joined())
     }
 
     @Test func slicesCoverTheChunkWithoutOverlap() throws {

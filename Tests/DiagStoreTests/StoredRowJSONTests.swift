@@ -11,9 +11,13 @@ import TestSupport
         let cursor = store.records()
         var rows: [String] = []
         var records: [String] = []
+        // One small scratch for all rows: most rows make it grow, and later rows reuse it.
+        let scratch = RowScratch(capacity: 64)
         while let row = try cursor.nextRow() {
-            var bytes: [UInt8] = []
-            try row.appendJSON(offsetSeconds: offsetSeconds, to: &bytes)
+            var bytes = Array("previous line\n".utf8)
+            try row.appendJSON(offsetSeconds: offsetSeconds, to: &bytes, scratch: scratch)
+            #expect(bytes.starts(with: "previous line\n".utf8), "appended after what was there")
+            bytes.removeFirst("previous line\n".utf8.count)
             rows.append(String(decoding: bytes, as: UTF8.self))
             records.append(try row.record().jsonString(offsetSeconds: offsetSeconds))
         }
@@ -34,6 +38,11 @@ import TestSupport
         extreme.process = ""
         extreme.metadata = [:]
         records.append(extreme)
+        // Longer than any scratch so far, escaped all along (six bytes for one), and Int64.max.
+        var long = StoreTestRecords.full(100)
+        long.eventMessage = String(repeating: "\u{1}\"ab\\", count: 3_000) + "é"
+        long.traceID = .max
+        records.append(long)
         try store.append(records)
         try store.rotate()
         try store.append(Array(records.prefix(5)))  // an unsealed chunk too
@@ -89,7 +98,7 @@ import TestSupport
             let cursor = try LogStore.open(at: folder.file("s.logarchive"), options: .readOnly).records()
             let row = try #require(try cursor.nextRow())
             var bytes: [UInt8] = []
-            let rowError = #expect(throws: StoreError.self) { try row.appendJSON(offsetSeconds: 0, to: &bytes) }
+            let rowError = #expect(throws: StoreError.self) { try row.appendJSON(offsetSeconds: 0, to: &bytes, scratch: RowScratch()) }
             let recordError = #expect(throws: StoreError.self) { try row.record() }
             #expect(rowError?.kind == .badRecord)
             #expect(rowError?.description == recordError?.description, "\(update)")

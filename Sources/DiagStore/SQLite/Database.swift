@@ -13,11 +13,15 @@ public final class Database {
         public var create: Bool
         /// How long a statement waits for another connection's lock before `SQLITE_BUSY`.
         public var busyTimeoutMilliseconds: Int32
+        /// Read-only, and the file is known not to change while it is open: SQLite takes no lock
+        /// and keeps no WAL index (`?immutable=1`). Only for files nothing writes any more.
+        public var immutable: Bool
 
-        public init(readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int32 = 5_000) {
-            self.readOnly = readOnly
+        public init(readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int32 = 5_000, immutable: Bool = false) {
+            self.readOnly = readOnly || immutable
             self.create = create
             self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+            self.immutable = immutable
         }
     }
 
@@ -34,8 +38,13 @@ public final class Database {
             flags |= SQLITE_OPEN_READWRITE
             if options.create { flags |= SQLITE_OPEN_CREATE }
         }
+        var name = path
+        if options.immutable {
+            flags |= SQLITE_OPEN_URI
+            name = "file:" + Self.uriPath(path) + "?immutable=1"
+        }
         var connection: OpaquePointer?
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        let code = sqlite3_open_v2(name, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             // sqlite3_open_v2 hands back a handle even when it fails; it must still be closed.
             let error = SQLiteError(connection: connection, code: code)
@@ -49,6 +58,23 @@ public final class Database {
 
     deinit {
         sqlite3_close_v2(handle)
+    }
+
+    /// A file path as the path of an SQLite `file:` URI: `%`, `?` and `#` (and bytes outside
+    /// printable ASCII) percent-encoded, the rest as it is.
+    static func uriPath(_ path: String) -> String {
+        var encoded = ""
+        for byte in path.utf8 {
+            if byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                let hex = Array("0123456789ABCDEF".utf8)
+                encoded.unicodeScalars.append("%")
+                encoded.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
+                encoded.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0xF)]))
+            } else {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return encoded
     }
 
     /// Runs one or more SQL statements separated by `;`, with no bound values.

@@ -12,18 +12,27 @@ final class ChunkReader {
     private(set) var id: Int64 = 0
     private(set) var hasRow = false
 
-    /// Opens the chunk and runs the query (`trigrams` picks the search index's lookups); nil when the chunk vanished (expired meanwhile) or
-    /// holds no table yet (being created).
-    init?(chunk: ChunkInfo, path: String, filter: StoreFilter, trigrams: TrigramChoice = TrigramChoice()) throws {
+    /// Opens the chunk (or takes its connection from `connections`) and runs the query
+    /// (`trigrams` picks the search index's lookups); nil when the chunk vanished (expired
+    /// meanwhile) or holds no table yet (being created).
+    /// `mapped` reads the file through a memory map (`RecordCursor.mapsChunks`).
+    init?(chunk: ChunkInfo, path: String, filter: StoreFilter, trigrams: TrigramChoice = TrigramChoice(),
+          mapped: Bool = false, connections: ChunkConnections? = nil) throws {
         self.chunk = chunk
         self.path = path
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
-            let database = try Database.openForReading(path: path)
+            // Mapped only when the cursor allows it: mapped chunk pages count in RSS, and a
+            // query's memory must stay flat (under 64 MiB for a million records) whatever the
+            // store's size.
+            let (database, tables): (Database, ChunkTables)
+            if let connections {
+                (database, tables) = try connections.connection(chunk: chunk, path: path, mapping: mapped ? chunk.byteCount : 0)
+            } else {
+                database = try ChunkConnections.open(chunk: chunk, path: path, mapping: mapped ? chunk.byteCount : 0)
+                tables = try ChunkTables(database)
+            }
             self.database = database
-            // No mmap: mapped chunk pages count in RSS, and a query's memory must stay flat
-            // (under 64 MiB for a million records) whatever the store's size.
-            let tables = try ChunkTables(database)
             guard tables.hasRecords else { return nil }
             let condition = ChunkCondition(
                 filter: filter, searchIndex: tables.hasSearchIndex,

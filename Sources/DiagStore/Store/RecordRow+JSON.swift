@@ -5,8 +5,16 @@ extension RecordRow {
     /// Appends the row as `LogRecord.writeJSON` writes the record `decode` would make of it,
     /// byte for byte, without making the record: text columns are escaped straight from
     /// SQLite's bytes (repaired as `String(decoding:)` repairs them when they are not UTF-8).
-    /// The same values are refused as by `decode`.
-    static func appendJSON(_ statement: Statement, chunk: String, offsetSeconds: Int, to bytes: inout [UInt8]) throws {
+    /// The same values are refused as by `decode`. The row is written into `scratch` with
+    /// pointer stores, then appended in one copy.
+    static func appendJSON(_ statement: Statement, chunk: String, offsetSeconds: Int, to bytes: inout [UInt8],
+                           scratch: RowScratch) throws {
+        var writer = RowWriter(scratch)
+        try write(statement, chunk: chunk, offsetSeconds: offsetSeconds, to: &writer)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: scratch.base, count: writer.count))
+    }
+
+    private static func write(_ statement: Statement, chunk: String, offsetSeconds: Int, to out: inout RowWriter) throws {
         let code = statement.int64(at: 3)
         guard let messageType = MessageType(rawValue: Int(truncatingIfNeeded: code)) else {
             throw badValue(statement, chunk, "messageType", code, accepted: "0, 1, 2, 16 or 17")
@@ -17,34 +25,36 @@ extension RecordRow {
         }
         let timestamp = statement.int64(at: 1)
         let json = RowJSON(statement: statement)
-        RowJSON.raw(#"{"timestamp":""#, &bytes)
-        Timestamp.append(nanoseconds: timestamp, offsetSeconds: offsetSeconds, fractionDigits: 6, separator: " ", zoneColon: false, to: &bytes)
-        RowJSON.raw(#"","timestampNanoseconds":"#, &bytes)
-        RowJSON.appendInteger(timestamp, to: &bytes)
-        RowJSON.raw(#","messageType":""#, &bytes)
-        bytes.append(contentsOf: messageType.name.utf8)
-        RowJSON.raw(#"","eventType":""#, &bytes)
-        bytes.append(contentsOf: eventType.name.utf8)
-        bytes.append(UInt8(ascii: "\""))
-        json.text(",\"process\":", 5, &bytes)
-        json.integer(",\"processID\":", 6, &bytes)
-        json.text(",\"processImagePath\":", 7, &bytes)
-        json.integer(",\"userID\":", 8, &bytes)
-        json.text(",\"sender\":", 9, &bytes)
-        json.text(",\"senderImagePath\":", 10, &bytes)
-        json.text(",\"subsystem\":", 11, &bytes)
-        json.text(",\"category\":", 12, &bytes)
-        json.integer(",\"threadID\":", 13, &bytes)
-        json.integer(",\"activityIdentifier\":", 14, &bytes)
-        json.integer(",\"parentActivityIdentifier\":", 15, &bytes)
-        json.integer(",\"traceID\":", 16, &bytes)
-        RowJSON.raw(#","eventMessage":"#, &bytes)
-        if statement.isNull(at: 17) { RowJSON.raw(#""""#, &bytes) } else { json.string(17, &bytes) }
-        json.text(",\"formatString\":", 18, &bytes)
-        json.integer(",\"signpostID\":", 19, &bytes)
-        json.text(",\"signpostName\":", 20, &bytes)
-        json.text(",\"signpostType\":", 21, &bytes)
-        if !statement.isNull(at: 22), !appendStoredMetadata(statement, to: &bytes) {
+        out.raw(#"{"timestamp":""#)
+        out.reserve(Timestamp.maximumWrittenLength)
+        out.count += Timestamp.write(nanoseconds: timestamp, offsetSeconds: offsetSeconds, fractionDigits: 6,
+                                     separator: UInt8(ascii: " "), zoneColon: false, to: out.end)
+        out.raw(#"","timestampNanoseconds":"#)
+        out.integer(timestamp)
+        out.raw(#","messageType":""#)
+        out.raw(messageType.staticName)
+        out.raw(#"","eventType":""#)
+        out.raw(eventType.staticName)
+        out.byte(UInt8(ascii: "\""))
+        json.text(",\"process\":", 5, &out)
+        json.integer(",\"processID\":", 6, &out)
+        json.text(",\"processImagePath\":", 7, &out)
+        json.integer(",\"userID\":", 8, &out)
+        json.text(",\"sender\":", 9, &out)
+        json.text(",\"senderImagePath\":", 10, &out)
+        json.text(",\"subsystem\":", 11, &out)
+        json.text(",\"category\":", 12, &out)
+        json.integer(",\"threadID\":", 13, &out)
+        json.integer(",\"activityIdentifier\":", 14, &out)
+        json.integer(",\"parentActivityIdentifier\":", 15, &out)
+        json.integer(",\"traceID\":", 16, &out)
+        out.raw(#","eventMessage":"#)
+        if statement.isNull(at: 17) { out.raw(#""""#) } else { json.string(17, &out) }
+        json.text(",\"formatString\":", 18, &out)
+        json.integer(",\"signpostID\":", 19, &out)
+        json.text(",\"signpostName\":", 20, &out)
+        json.text(",\"signpostType\":", 21, &out)
+        if !statement.isNull(at: 22), !writeStoredMetadata(statement, to: &out) {
             let metadata: [String: JSONValue]
             do {
                 metadata = try statement.withUTF8(at: 22) { try MetadataText.decode($0) }
@@ -54,24 +64,166 @@ extension RecordRow {
             }
             var writer = JSONWriter(reservingCapacity: 128)
             writer.append(.object(metadata))
-            RowJSON.raw(#","metadata":"#, &bytes)
-            bytes.append(contentsOf: writer.bytes)
+            out.raw(#","metadata":"#)
+            writer.bytes.withUnsafeBufferPointer { out.bytes($0) }
         }
-        json.integer(",\"receiptTime\":", 2, &bytes)
-        bytes.append(UInt8(ascii: "}"))
+        json.integer(",\"receiptTime\":", 2, &out)
+        out.byte(UInt8(ascii: "}"))
+    }
+
+    /// Copies the metadata text when it is already the writer's form (`CanonicalMetadata`);
+    /// false when it must be decoded and written again.
+    private static func writeStoredMetadata(_ statement: Statement, to out: inout RowWriter) -> Bool {
+        statement.withUTF8(at: 22) { text in
+            guard CanonicalMetadata.isCanonical(text) else { return false }
+            out.raw(#","metadata":"#)
+            out.bytes(text)
+            return true
+        }
     }
 }
 
-extension RecordRow {
-    /// Copies the metadata text when it is already the writer's form (`CanonicalMetadata`);
-    /// false when it must be decoded and written again.
-    private static func appendStoredMetadata(_ statement: Statement, to bytes: inout [UInt8]) -> Bool {
-        statement.withUTF8(at: 22) { text in
-            guard CanonicalMetadata.isCanonical(text) else { return false }
-            RowJSON.raw(#","metadata":"#, &bytes)
-            bytes.append(contentsOf: text)
-            return true
+/// Where rows of JSON are written before they are appended to the output: one allocation kept
+/// from row to row (per thread), grown for a row longer than any before.
+///
+/// Not thread-safe: one per thread.
+public final class RowScratch {
+    fileprivate private(set) var base: UnsafeMutablePointer<UInt8>
+    fileprivate private(set) var capacity: Int
+
+    public init(capacity: Int = 4096) {
+        self.capacity = max(64, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Room for at least `minimum` bytes, the first `keeping` of them kept.
+    fileprivate func grow(to minimum: Int, keeping count: Int) {
+        let capacity = max(minimum, self.capacity * 2)
+        let base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        base.update(from: self.base, count: count)
+        self.base.deallocate()
+        self.base = base
+        self.capacity = capacity
+    }
+}
+
+@available(*, unavailable)
+extension RowScratch: Sendable {}
+
+/// Bytes stored at a `RowScratch`'s pointer, the room checked before each store.
+private struct RowWriter {
+    let scratch: RowScratch
+    var count = 0
+
+    init(_ scratch: RowScratch) { self.scratch = scratch }
+
+    /// Where the next byte goes.
+    var end: UnsafeMutablePointer<UInt8> { scratch.base + count }
+
+    /// Makes room for `more` bytes after `count`.
+    @inline(__always)
+    mutating func reserve(_ more: Int) {
+        if count + more > scratch.capacity { scratch.grow(to: count + more, keeping: count) }
+    }
+
+    @inline(__always)
+    mutating func byte(_ byte: UInt8) {
+        reserve(1)
+        scratch.base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes($0) }
+    }
+
+    @inline(__always)
+    mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
+        guard let address = source.baseAddress, !source.isEmpty else { return }
+        reserve(source.count)
+        (scratch.base + count).update(from: address, count: source.count)
+        count += source.count
+    }
+
+    /// Decimal digits, as `String(value)` writes them.
+    mutating func integer(_ value: Int64) {
+        reserve(20)
+        let start = scratch.base + count
+        var magnitude = value.magnitude
+        var length = 0
+        repeat {
+            length += 1
+            magnitude /= 10
+        } while magnitude > 0
+        var position = start
+        if value < 0 {
+            position.pointee = UInt8(ascii: "-")
+            position += 1
         }
+        magnitude = value.magnitude
+        var index = length
+        repeat {
+            index -= 1
+            position[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        count += length + (value < 0 ? 1 : 0)
+    }
+
+    /// `JSONWriter.append(string:)`'s escaping of `utf8` (`"`, `\`, control characters), quoted.
+    mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        // Each byte takes at most six (\u00XX), plus the quotes.
+        reserve(utf8.count * 6 + 2)
+        var out = scratch.base + count
+        out.pointee = UInt8(ascii: "\"")
+        out += 1
+        var runStart = 0
+        var index = 0
+        let source = utf8.baseAddress
+        while index < utf8.count {
+            // Eight bytes at a time while none needs escaping.
+            if index + 8 <= utf8.count, !RowJSON.needsEscape(UnsafeRawPointer(source! + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
+            let byte = utf8[index]
+            let position = index
+            index += 1
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            if runStart < position {
+                out.update(from: source! + runStart, count: position - runStart)
+                out += position - runStart
+            }
+            runStart = position + 1
+            out.pointee = UInt8(ascii: "\\")
+            switch byte {
+            case UInt8(ascii: "\""): out[1] = UInt8(ascii: "\""); out += 2
+            case UInt8(ascii: "\\"): out[1] = UInt8(ascii: "\\"); out += 2
+            case 0x0A: out[1] = UInt8(ascii: "n"); out += 2
+            case 0x0D: out[1] = UInt8(ascii: "r"); out += 2
+            case 0x09: out[1] = UInt8(ascii: "t"); out += 2
+            case 0x08: out[1] = UInt8(ascii: "b"); out += 2
+            case 0x0C: out[1] = UInt8(ascii: "f"); out += 2
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                out[1] = UInt8(ascii: "u")
+                out[2] = UInt8(ascii: "0")
+                out[3] = UInt8(ascii: "0")
+                out[4] = hex.utf8Start[Int(byte >> 4)]
+                out[5] = hex.utf8Start[Int(byte & 0xF)]
+                out += 6
+            }
+        }
+        if runStart < utf8.count {
+            out.update(from: source! + runStart, count: utf8.count - runStart)
+            out += utf8.count - runStart
+        }
+        out.pointee = UInt8(ascii: "\"")
+        out += 1
+        count = out - scratch.base
     }
 }
 
@@ -79,34 +231,29 @@ extension RecordRow {
 private struct RowJSON {
     let statement: Statement
 
-    @inline(__always)
-    static func raw(_ text: StaticString, _ bytes: inout [UInt8]) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
     /// `key` and the column's text, unless the column is NULL.
-    func text(_ key: StaticString, _ column: Int32, _ bytes: inout [UInt8]) {
+    func text(_ key: StaticString, _ column: Int32, _ out: inout RowWriter) {
         guard !statement.isNull(at: column) else { return }
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        string(column, &bytes)
+        out.raw(key)
+        string(column, &out)
     }
 
     /// `key` and the column's integer, unless the column is NULL.
-    func integer(_ key: StaticString, _ column: Int32, _ bytes: inout [UInt8]) {
+    func integer(_ key: StaticString, _ column: Int32, _ out: inout RowWriter) {
         guard !statement.isNull(at: column) else { return }
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        Self.appendInteger(statement.int64(at: column), to: &bytes)
+        out.raw(key)
+        out.integer(statement.int64(at: column))
     }
 
     /// The column's text as a quoted JSON string.
-    func string(_ column: Int32, _ bytes: inout [UInt8]) {
+    func string(_ column: Int32, _ out: inout RowWriter) {
         statement.withUTF8(at: column) { text in
             if Self.isASCII(text) {
-                Self.appendEscaped(text, to: &bytes)
+                out.escaped(text)
             } else {
                 // Not ASCII: repaired as `Statement.string(at:)` repairs invalid UTF-8.
                 var repaired = String(decoding: text, as: UTF8.self)
-                repaired.withUTF8 { Self.appendEscaped($0, to: &bytes) }
+                repaired.withUTF8 { out.escaped($0) }
             }
         }
     }
@@ -115,43 +262,6 @@ private struct RowJSON {
         var combined: UInt8 = 0
         for byte in bytes { combined |= byte }
         return combined < 0x80
-    }
-
-    /// `JSONWriter.append(string:)`'s escaping: `"`, `\`, and control characters.
-    static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        var runStart = 0
-        var index = 0
-        while index < utf8.count {
-            // Eight bytes at a time while none needs escaping.
-            if index + 8 <= utf8.count, !Self.needsEscape(UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
-                index += 8
-                continue
-            }
-            let byte = utf8[index]
-            index += 1
-            let position = index - 1
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            if runStart < position { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position])) }
-            runStart = position + 1
-            bytes.append(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-            case 0x0A: bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "t"))
-            case 0x08: bytes.append(UInt8(ascii: "b"))
-            case 0x0C: bytes.append(UInt8(ascii: "f"))
-            default:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: "u00".utf8)
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
-            }
-        }
-        if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     /// Whether any of the eight bytes is below 0x20, a `"` or a `\\` (bit tricks on the word:
@@ -163,21 +273,5 @@ private struct RowJSON {
         func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
         let control = (word &- ones &* 0x20) & ~word & highs != 0
         return control || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
-    }
-
-    /// Decimal digits, as `String(value)` writes them.
-    static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
-        withUnsafeMutableBytes(of: &digits) { raw in
-            var index = raw.count
-            repeat {
-                index -= 1
-                raw[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: raw[index...])
-        }
     }
 }

@@ -58,7 +58,7 @@ struct ChunkCondition {
             clauses.append("timestamp < ?")
             values.append(end)
         }
-        if let whereSQL = filter.whereSQL, !whereSQL.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let whereSQL = filter.whereSQL, whereSQL.contains(where: { !$0.isWhitespace }) {
             clauses.append("(\(whereSQL))")
             values.append(contentsOf: filter.bindings.map { $0 as SQLValueConvertible })
         }

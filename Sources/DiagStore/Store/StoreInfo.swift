@@ -1,3 +1,4 @@
+import DiagModel
 import Foundation
 
 /// One chunk file as `Info.json` describes it.
@@ -94,6 +95,7 @@ extension StoreInfo {
         } catch {
             throw StoreError(.badInfo, path: url.path, reason: "cannot read Info.json (\(error.localizedDescription))")
         }
+        if let info = data.withUnsafeBytes({ fastDecode($0.bindMemory(to: UInt8.self)) }) { return info }
         do {
             return try JSONDecoder().decode(StoreInfo.self, from: data)
         } catch let DecodingError.keyNotFound(key, context) {
@@ -102,6 +104,55 @@ extension StoreInfo {
             throw StoreError(.badInfo, path: url.path, reason: "Info.json has a wrong value at \(describe(context.codingPath)): \(context.debugDescription)")
         } catch {
             throw StoreError(.badInfo, path: url.path, reason: "Info.json is not valid JSON (\(error.localizedDescription)); expected an object with formatVersion, identifier and chunks")
+        }
+    }
+
+    /// `Info.json` read with the model's JSON reader, a tenth of `JSONDecoder`'s time (half a
+    /// millisecond of every query of a 43-chunk store): nil for anything but a well-formed file
+    /// of the expected shape, which `JSONDecoder` then reads again to say what is wrong.
+    static func fastDecode(_ bytes: UnsafeBufferPointer<UInt8>) -> StoreInfo? {
+        guard let object = try? JSONReader.parseObject(bytes),
+              case .int(let version)? = object["formatVersion"], let formatVersion = Int(exactly: version),
+              case .string(let identifier)? = object["identifier"],
+              let oldest = optionalInteger(object["oldestTimestamp"]),
+              let newest = optionalInteger(object["newestTimestamp"]),
+              let recordCount = optionalInteger(object["recordCount"])
+        else { return nil }
+        var chunks: [ChunkInfo] = []
+        switch object["chunks"] {
+        case nil, .null?: break
+        case .array(let values)?:
+            chunks.reserveCapacity(values.count)
+            for value in values {
+                guard case .object(let fields) = value,
+                      case .string(let file)? = fields["file"], case .int(let sequence)? = fields["sequence"],
+                      case .bool(let sealed)? = fields["sealed"], case .int(let count)? = fields["recordCount"],
+                      let chunkOldest = optionalInteger(fields["oldestTimestamp"]),
+                      let chunkNewest = optionalInteger(fields["newestTimestamp"]),
+                      case .int(let byteCount)? = fields["byteCount"], case .bool(let searchIndex)? = fields["searchIndex"]
+                else { return nil }
+                chunks.append(ChunkInfo(file: file, sequence: sequence, sealed: sealed, recordCount: count,
+                                        oldestTimestamp: chunkOldest, newestTimestamp: chunkNewest,
+                                        byteCount: byteCount, searchIndex: searchIndex))
+            }
+        default: return nil
+        }
+        var info = StoreInfo(identifier: identifier, chunks: [])
+        info.formatVersion = formatVersion
+        info.oldestTimestamp = oldest
+        info.newestTimestamp = newest
+        info.recordCount = recordCount ?? 0
+        info.chunks = chunks
+        return info
+    }
+
+    /// `.some(nil)` for an absent or null value, `.some(n)` for an integer, nil (not this
+    /// shape) for anything else.
+    private static func optionalInteger(_ value: JSONValue?) -> Int64?? {
+        switch value {
+        case nil, .null?: return .some(nil)
+        case .int(let number)?: return .some(number)
+        default: return nil
         }
     }
 

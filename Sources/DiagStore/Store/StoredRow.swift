@@ -19,9 +19,10 @@ public struct StoredRow {
         try reader.statement.withUTF8(at: 17, body)
     }
 
-    /// Appends the record's JSON, the bytes `record().writeJSON(to:offsetSeconds:)` writes.
-    public func appendJSON(offsetSeconds: Int, to bytes: inout [UInt8]) throws {
-        try RecordRow.appendJSON(reader.statement, chunk: reader.path, offsetSeconds: offsetSeconds, to: &bytes)
+    /// Appends the record's JSON, the bytes `record().writeJSON(to:offsetSeconds:)` writes;
+    /// `scratch` (one per thread, kept across rows) is where the row is put together.
+    public func appendJSON(offsetSeconds: Int, to bytes: inout [UInt8], scratch: RowScratch) throws {
+        try RecordRow.appendJSON(reader.statement, chunk: reader.path, offsetSeconds: offsetSeconds, to: &bytes, scratch: scratch)
     }
 }
 

@@ -1,6 +1,21 @@
+// libarchive (Debian's libarchive13; libarchive-dev for the headers), for bundles, loaded at run
+// time, and the few system calls and CPU instructions DiagBundle needs beside it.
+//
+// `diag` does not link libarchive: with it come nettle, xml2, ICU, lzma, lz4, bz2, acl and zstd,
+// ten shared libraries whose loading and symbol binding cost every `diag` run about 1.7 ms (a
+// one-minute window query is a 20 ms target), while only the bundle commands use them. The
+// libarchive functions keep their own names and types (from its headers) and forward to the
+// library, which carchive_load opens on first use.
+#ifndef CARCHIVE_H
+#define CARCHIVE_H
+#include <stddef.h>
 #include <archive.h>
 #include <archive_entry.h>
 #include <locale.h>
+
+/// Opens libarchive.so.13 and binds the functions DiagBundle uses, once per process
+/// (thread-safe). Returns 0, or -1 with the reason (dlopen's or dlsym's message) in `error`.
+int carchive_load(char *error, size_t capacity);
 
 // LC_CTYPE_MASK is a macro Swift does not import. libarchive 3.6.2 crashes on non-ASCII
 // UTF-8 pathnames in the C locale (issue 2233), so the writing thread switches to this one.
@@ -101,4 +116,6 @@ static inline void carchive_sha256_compress_blocks(uint32_t state[8], const uint
     _mm_storeu_si128((__m128i *)&state[0], _mm_blend_epi16(feba, dchg, 0xF0));
     _mm_storeu_si128((__m128i *)&state[4], _mm_alignr_epi8(dchg, feba, 8));
 }
+#endif
+
 #endif

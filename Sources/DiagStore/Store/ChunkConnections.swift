@@ -1,0 +1,78 @@
+import Foundation
+
+/// Connections to chunk files kept open from one part of a thread's work to the next, so that
+/// a chunk read in several time slices (`RecordCursor.disjointParts`) is opened once per thread
+/// rather than once per slice: opening a chunk (the file, its WAL index, its schema) costs
+/// about as much as reading a few thousand of its rows.
+///
+/// Not thread-safe: each thread keeps its own.
+public final class ChunkConnections {
+    private struct Entry {
+        let path: String
+        let database: Database
+        let tables: ChunkTables
+        var mapping: Int64
+    }
+
+    /// The most recently used last; at most `capacity`.
+    private var entries: [Entry] = []
+    private let capacity: Int
+    /// Connections opened so far (reused ones are not counted again).
+    private(set) var opened = 0
+
+    /// Keeps up to `capacity` chunks open (each holds a page cache of up to 2 MiB).
+    public init(capacity: Int = 2) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// The open connection to `chunk` at `path` and the tables it held when opened, opening it
+    /// if needed; `mapping` above 0 maps the file's first that many bytes (`open`).
+    func connection(chunk: ChunkInfo, path: String, mapping: Int64) throws -> (Database, ChunkTables) {
+        if let index = entries.firstIndex(where: { $0.path == path }) {
+            var entry = entries.remove(at: index)
+            if mapping > entry.mapping {
+                try Self.map(entry.database, bytes: mapping)
+                entry.mapping = mapping
+            }
+            entries.append(entry)
+            return (entry.database, entry.tables)
+        }
+        let database = try Self.open(chunk: chunk, path: path, mapping: mapping)
+        let tables = try ChunkTables(database)
+        opened += 1
+        entries.append(Entry(path: path, database: database, tables: tables, mapping: mapping))
+        if entries.count > capacity { entries.removeFirst() }
+        return (database, tables)
+    }
+
+    /// A reading connection to a chunk; `mapping` above 0 reads the file's first that many
+    /// bytes through a memory map (SQLite maps no more than the file holds). A settled chunk
+    /// (`isSettled`) is opened immutable: no lock, no WAL index to create, map and remove, which
+    /// was a third of a narrow query's time per chunk.
+    static func open(chunk: ChunkInfo, path: String, mapping: Int64) throws -> Database {
+        let database = isSettled(chunk, path: path)
+            ? try Database(path: path, options: .init(create: false, immutable: true))
+            : try Database.openForReading(path: path)
+        if mapping > 0 { try map(database, bytes: mapping) }
+        return database
+    }
+
+    /// Whether nothing writes the chunk any more: sealed and holding its search index (`Info.json`
+    /// says so only after both were written and the WAL folded into the file; after that only
+    /// expiry removes the file, which an open connection keeps reading), and no WAL with frames
+    /// beside it (a fold that a reader kept from finishing leaves them; then SQLite must read them).
+    static func isSettled(_ chunk: ChunkInfo, path: String) -> Bool {
+        guard chunk.sealed, chunk.searchIndex else { return false }
+        var status = stat()
+        if stat(path + "-wal", &status) == 0 { return status.st_size == 0 }
+        return errno == ENOENT
+    }
+
+    private static func map(_ database: Database, bytes: Int64) throws {
+        // The size is a number of ours, not user text; a page more covers a file that grew.
+        try database.execute("PRAGMA mmap_size = \(bytes + 65_536)")
+    }
+}
+
+@available(*, unavailable)
+extension ChunkConnections: Sendable {}

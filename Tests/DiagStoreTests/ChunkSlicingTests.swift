@@ -1,0 +1,123 @@
+import DiagGenerator
+import DiagModel
+import Foundation
+import Testing
+import TestSupport
+@testable import DiagStore
+
+/// How a narrow query over sealed chunks is cut into parts for several threads, which chunks
+/// are read through a memory map, and connections kept open from one part to the next.
+@Suite struct ChunkSlicingTests {
+    private func chunk(_ sequence: Int64, records: Int64, from oldest: Int64, to newest: Int64, bytes: Int64) -> ChunkInfo {
+        var chunk = ChunkInfo(file: "c\(sequence)", sequence: sequence)
+        chunk.sealed = true
+        chunk.recordCount = records
+        chunk.oldestTimestamp = oldest
+        chunk.newestTimestamp = newest
+        chunk.byteCount = bytes
+        return chunk
+    }
+
+    @Test func windowRecordsAreEstimatedFromTheChunksTimeRange() {
+        let whole = chunk(1, records: 1_000, from: 0, to: 1_000, bytes: 1 << 20)
+        #expect(RecordCursor.estimatedRecords(of: whole, in: StoreFilter()) == 1_000)
+        #expect(RecordCursor.estimatedRecords(of: whole, in: StoreFilter(start: 250, end: 500)) == 250)
+        #expect(RecordCursor.estimatedRecords(of: whole, in: StoreFilter(start: 900)) == 100)
+        #expect(RecordCursor.estimatedRecords(of: whole, in: StoreFilter(start: 2_000)) == 0)
+        #expect(RecordCursor.estimatedRecords(of: whole, in: StoreFilter(start: .min, end: .max)) == 1_000)
+    }
+
+    @Test func onlyNarrowWindowsOfSealedChunksAreMapped() {
+        let minute: Int64 = 60_000_000_000
+        // Four minutes in 128 MiB: a minute is 32 MiB, the limit.
+        let big = chunk(1, records: 240_000, from: 0, to: 4 * minute, bytes: 128 << 20)
+        #expect(RecordCursor.mapsChunks([big], filter: StoreFilter(start: minute, end: 2 * minute)))
+        #expect(!RecordCursor.mapsChunks([big], filter: StoreFilter(start: minute, end: 3 * minute)))
+        #expect(!RecordCursor.mapsChunks([big], filter: StoreFilter()), "a whole chunk of 128 MiB")
+        #expect(!RecordCursor.mapsChunks([big], filter: StoreFilter(whereSQL: "process = ?", bindings: [.text("a")])),
+                "SQL without a window may read anywhere in the file")
+        var active = chunk(2, records: 10, from: 0, to: 10, bytes: 4096)
+        active.sealed = false
+        #expect(!RecordCursor.mapsChunks([active], filter: StoreFilter()), "a chunk still written")
+        #expect(RecordCursor.mapsChunks([chunk(3, records: 10, from: 0, to: 10, bytes: 4096)], filter: StoreFilter()), "a small sealed chunk")
+    }
+
+    @Test func sqlWindowsInFewChunksAreSlicedByTheirShareOfTheWindow() throws {
+        let folder = try TemporaryDirectory("chunk-slicing")
+        let url = folder.file("store")
+        let store = try LogStore.open(at: url, create: true)
+        var records = Array(RecordGenerator(GeneratorOptions(count: 20_000, seed: 5)))
+        let base = records[0].timestamp
+        for index in records.indices { records[index].timestamp = base + Int64(index) * 1_000_000 }
+        try store.append(Array(records[..<4_000]))
+        try store.rotate()
+        try store.append(Array(records[4_000...]))
+        try store.rotate()
+        try store.close()
+        let reader = try LogStore.openForReading(at: url)
+        // A window of 2,000 records in the first chunk and 10,000 in the second.
+        let window = StoreFilter(start: records[2_000].timestamp, end: records[14_000].timestamp,
+                                 whereSQL: "process = ?", bindings: [.text("transport")])
+        let parts = try #require(reader.records(filter: window).disjointParts(threads: 2))
+        // 4 slices shared 1:5 → 1 (rounded up) + 4; every slice holds at least 1,024 records.
+        #expect(parts.count == 5)
+        #expect(parts.allSatisfy { $0.mapped }, "a small store is mapped")
+        let expected = try reader.records(filter: window).all()
+        #expect(!expected.isEmpty)
+        let connections = ChunkConnections()
+        var read: [LogRecord] = []
+        for part in parts { read += try part.open(connections: connections).all() }
+        #expect(read == expected, "the parts in order give the cursor's records")
+        #expect(connections.opened == 2, "each chunk opened once for all its slices")
+        // As many chunks as twice the threads already keep them busy: one part each.
+        #expect(try reader.records(filter: window).disjointParts(threads: 1)?.count == 2)
+    }
+
+    @Test func settledChunksAreReadWithoutLocksOrWALFiles() throws {
+        // A folder name that a file: URI must escape.
+        let folder = try TemporaryDirectory("settled chunk ?#% é")
+        let url = folder.file("store")
+        let store = try LogStore.open(at: url, create: true)
+        let records = Array(RecordGenerator(GeneratorOptions(count: 3_000, seed: 9)))
+        try store.append(records)
+        try store.rotate()
+        try store.close()
+        let persist = url.appendingPathComponent("Persist").path
+        func sideFiles() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: persist).filter { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }.sorted()
+        }
+        func chunk() throws -> (ChunkInfo, String) {
+            let info = try #require(try LogStore.openForReading(at: url).info.chunks.first { $0.sealed })
+            return (info, persist + "/" + info.file)
+        }
+        // Sealed but not indexed yet: `diag index` may still write it.
+        var (info, path) = try chunk()
+        #expect(!ChunkConnections.isSettled(info, path: path))
+
+        let writer = try LogStore.open(at: url)
+        #expect(try writer.buildSearchIndexes() == 1)
+        try writer.close()
+        (info, path) = try chunk()
+        #expect(ChunkConnections.isSettled(info, path: path))
+        #expect(try sideFiles().isEmpty)
+        let reader = try LogStore.openForReading(at: url)
+        let cursor = reader.records(filter: StoreFilter(whereSQL: "process = ?", bindings: [.text("scheduler")]))
+        #expect(try cursor.nextRow() != nil)
+        #expect(try sideFiles().isEmpty, "an immutable connection creates no -wal or -shm")
+        let read = try reader.records(filter: StoreFilter(whereSQL: "process = ?", bindings: [.text("scheduler")])).all()
+        #expect(read == records.filter { $0.process == "scheduler" }.sorted { $0.timestamp < $1.timestamp })
+
+        // A WAL holding frames beside it: read the usual way, so that SQLite reads them.
+        FileManager.default.createFile(atPath: path + "-wal", contents: Data(repeating: 0, count: 32))
+        #expect(!ChunkConnections.isSettled(info, path: path))
+        try FileManager.default.removeItem(atPath: path + "-wal")
+        // An empty one left by a reader that closed: settled.
+        FileManager.default.createFile(atPath: path + "-wal", contents: Data())
+        #expect(ChunkConnections.isSettled(info, path: path))
+    }
+
+    @Test func uriPathsEscapeWhatURIsReserve() {
+        #expect(Database.uriPath("/a b/c?d#e%f/é") == "/a%20b/c%3Fd%23e%25f/%C3%A9")
+        #expect(Database.uriPath("/plain/path.sqlite") == "/plain/path.sqlite")
+    }
+}

@@ -1,0 +1,53 @@
+import DiagModel
+import Foundation
+import Testing
+@testable import DiagStore
+
+/// `Info.json`'s fast reader gives what `JSONDecoder` gives, and leaves every other shape to it.
+@Suite struct InfoDecodingTests {
+    private func fast(_ text: String) -> StoreInfo? {
+        Array(text.utf8).withUnsafeBufferPointer { StoreInfo.fastDecode($0) }
+    }
+
+    private func decoded(_ text: String) -> StoreInfo? {
+        try? JSONDecoder().decode(StoreInfo.self, from: Data(text.utf8))
+    }
+
+    @Test func aSavedFileReadsAsJSONDecoderReadsIt() throws {
+        var info = StoreInfo(identifier: "A1B2", chunks: [
+            ChunkInfo(file: "0000000000000001.chunk.sqlite", sequence: 1, sealed: true, recordCount: 10,
+                      oldestTimestamp: -5, newestTimestamp: .max, byteCount: 4096, searchIndex: true),
+            ChunkInfo(file: "0000000000000002.chunk.sqlite", sequence: 2),
+        ])
+        info.recomputeTotals()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let text = String(decoding: try encoder.encode(info), as: UTF8.self)
+        #expect(fast(text) == info)
+        #expect(fast(text) == decoded(text))
+    }
+
+    @Test(arguments: [
+        #"{"formatVersion": 1, "identifier": "old"}"#,
+        #"{"formatVersion": 2, "identifier": "x", "chunks": null, "recordCount": null, "unknown": [1, {"a": 2}]}"#,
+        #"{"identifier": "x", "formatVersion": 3, "chunks": [{"file": "f", "sequence": 7, "sealed": false, "recordCount": 0, "byteCount": 0, "searchIndex": false, "oldestTimestamp": null}]}"#,
+    ])
+    func acceptedShapesMatch(text: String) throws {
+        let info = try #require(fast(text))
+        #expect(info == decoded(text))
+    }
+
+    @Test(arguments: [
+        "", "[]", "null", #"{"formatVersion": "2", "identifier": "x"}"#,
+        #"{"formatVersion": 2}"#,
+        #"{"formatVersion": 2.5, "identifier": "x"}"#,
+        #"{"formatVersion": 2, "identifier": "x", "chunks": {}}"#,
+        #"{"formatVersion": 2, "identifier": "x", "chunks": [{"file": "f"}]}"#,
+        #"{"formatVersion": 2, "identifier": "x", "recordCount": true}"#,
+        #"{"formatVersion": 2, "identifier": "x", "chunks": [{"file": "f", "sequence": 1, "sealed": 1, "recordCount": 0, "byteCount": 0, "searchIndex": false}]}"#,
+        #"{"formatVersion": 2, "identifier": "x""#,
+    ])
+    func otherShapesAreLeftToJSONDecoder(text: String) {
+        #expect(fast(text) == nil)
+    }
+}
