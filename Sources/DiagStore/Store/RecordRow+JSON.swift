@@ -49,7 +49,7 @@ extension RecordRow {
         json.integer(",\"parentActivityIdentifier\":", 15, &out)
         json.integer(",\"traceID\":", 16, &out)
         out.raw(#","eventMessage":"#)
-        if statement.isNull(at: 17) { out.raw(#""""#) } else { json.string(17, &out) }
+        if json.string(17, &out) == nil { out.raw(#""""#) }
         json.text(",\"formatString\":", 18, &out)
         json.integer(",\"signpostID\":", 19, &out)
         json.text(",\"signpostName\":", 20, &out)
@@ -233,9 +233,10 @@ private struct RowJSON {
 
     /// `key` and the column's text, unless the column is NULL.
     func text(_ key: StaticString, _ column: Int32, _ out: inout RowWriter) {
-        guard !statement.isNull(at: column) else { return }
-        out.raw(key)
-        string(column, &out)
+        statement.withUTF8IfNotNull(at: column) { text in
+            out.raw(key)
+            Self.quoted(text, &out)
+        }
     }
 
     /// `key` and the column's integer, unless the column is NULL.
@@ -245,16 +246,20 @@ private struct RowJSON {
         out.integer(statement.int64(at: column))
     }
 
-    /// The column's text as a quoted JSON string.
-    func string(_ column: Int32, _ out: inout RowWriter) {
-        statement.withUTF8(at: column) { text in
-            if Self.isASCII(text) {
-                out.escaped(text)
-            } else {
-                // Not ASCII: repaired as `Statement.string(at:)` repairs invalid UTF-8.
-                var repaired = String(decoding: text, as: UTF8.self)
-                repaired.withUTF8 { out.escaped($0) }
-            }
+    /// The column's text as a quoted JSON string; nil (nothing written) when it is NULL.
+    @discardableResult
+    func string(_ column: Int32, _ out: inout RowWriter) -> Void? {
+        statement.withUTF8IfNotNull(at: column) { Self.quoted($0, &out) }
+    }
+
+    /// `text` as a quoted JSON string.
+    static func quoted(_ text: UnsafeBufferPointer<UInt8>, _ out: inout RowWriter) {
+        if isASCII(text) {
+            out.escaped(text)
+        } else {
+            // Not ASCII: repaired as `Statement.string(at:)` repairs invalid UTF-8.
+            var repaired = String(decoding: text, as: UTF8.self)
+            repaired.withUTF8 { out.escaped($0) }
         }
     }
 
