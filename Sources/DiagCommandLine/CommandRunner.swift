@@ -5,12 +5,12 @@ import Foundation
 struct CommandRunner {
     let root: any ParsableCommand.Type
 
-    func run(arguments: [String]) async -> Int32 {
+    func run(arguments: [String]) -> Int32 {
         var parser = CommandParser(root: root)
         do {
             var command = try parser.parse(arguments)
             try command.validate()
-            try await command.run()
+            try command.run()
             return ExitCode.success.rawValue
         } catch {
             return report(error, path: parser.path)

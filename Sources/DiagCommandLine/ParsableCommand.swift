@@ -21,12 +21,14 @@ import Foundation
 /// property names.
 ///
 /// `validate()` checks the parsed values together (throw `ValidationError` for bad usage);
-/// `run()` does the work; either synchronous or `async` implementations satisfy it.
+/// `run()` does the work, synchronously: a program whose commands are all synchronous starts no
+/// Swift concurrency threads (an `async` main cost every `diag` run 0.6 ms of start-up); a
+/// command that needs concurrency starts its own tasks inside `run()`.
 public protocol ParsableCommand: SendableMetatype {
     static var configuration: CommandConfiguration { get }
     init()
     mutating func validate() throws
-    mutating func run() async throws
+    mutating func run() throws
 }
 
 extension ParsableCommand {
@@ -45,13 +47,21 @@ extension ParsableCommand {
 
     /// Parses `arguments` (without the program name), runs the chosen command and returns the
     /// process exit status; everything meant for the user is already written.
-    public static func run(arguments: [String]) async -> Int32 {
-        await CommandRunner(root: self).run(arguments: arguments)
+    public static func run(arguments: [String]) -> Int32 {
+        CommandRunner(root: self).run(arguments: arguments)
     }
 
     /// Runs with the process's own arguments and exits with the command's status.
-    public static func main() async -> Never {
-        let status = await run(arguments: Array(CommandLine.arguments.dropFirst()))
+    ///
+    /// The signals that stop a command (interrupt, terminate, hang-up, quit) are unblocked
+    /// first: a parent that spawns from a thread blocking them (Foundation's `Process` from a
+    /// dispatch worker does) would otherwise leave `diag stream` deaf to Ctrl-C and `kill`.
+    public static func main() -> Never {
+        var stopping = sigset_t()
+        sigemptyset(&stopping)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&stopping, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &stopping, nil)
+        let status = run(arguments: Array(CommandLine.arguments.dropFirst()))
         exit(status)
     }
 }

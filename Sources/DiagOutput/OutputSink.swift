@@ -17,23 +17,7 @@ public final class OutputSink {
         buffer.reserveCapacity(capacity)
     }
 
-    /// Standard output; when it is a pipe, the pipe's buffer is enlarged (`widenPipe`).
-    public static func standardOutput() -> OutputSink {
-        widenPipe(1)
-        return OutputSink(descriptor: 1)
-    }
-
-    /// Asks Linux for a 1 MiB pipe buffer when `descriptor` is a pipe (the default is 64 KiB):
-    /// a query writes megabytes in 64 KiB writes, and with the default every write waits for the
-    /// reader to run and empty the pipe, a pair of context switches per 64 KiB on a busy machine.
-    /// Refusals (an unprivileged process above `/proc/sys/fs/pipe-max-size` or its per-user
-    /// quota) keep the pipe as it is.
-    public static func widenPipe(_ descriptor: Int32) {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
-        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ (<linux/fcntl.h>), hidden from Swift behind _GNU_SOURCE
-        _ = fcntl(descriptor, setPipeSize, Int32(1 << 20))
-    }
+    public static func standardOutput() -> OutputSink { OutputSink(descriptor: 1) }
 
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 

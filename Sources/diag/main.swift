@@ -1,3 +1,3 @@
 import DiagCLI
 
-await Diag.main()
+Diag.main()

@@ -95,4 +95,4 @@ extension Diagd {
     }
 }
 
-await Diagd.main()
+Diagd.main()

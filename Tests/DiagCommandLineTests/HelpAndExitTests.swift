@@ -53,14 +53,14 @@ import Testing
     }
 
     @Test func exitStatusesFollowTheErrorKind() async {
-        #expect(await Tool.run(arguments: ["count", "--count", "2", "fine"]) == 0)
-        #expect(await Tool.run(arguments: ["count", "--count", "0", "fine"]) == 64)
-        #expect(await Tool.run(arguments: ["count", "--count", "2", "bad-data"]) == 65)
-        #expect(await Tool.run(arguments: ["count", "--count", "2", "missing"]) == 1)
-        #expect(await Tool.run(arguments: ["count", "--count", "2", "quiet"]) == 3)
-        #expect(await Tool.run(arguments: ["--version"]) == 0)
-        #expect(await Tool.run(arguments: []) == 0)
-        #expect(await Tool.run(arguments: ["show", "--bogus"]) == 64)
+        #expect(Tool.run(arguments: ["count", "--count", "2", "fine"]) == 0)
+        #expect(Tool.run(arguments: ["count", "--count", "0", "fine"]) == 64)
+        #expect(Tool.run(arguments: ["count", "--count", "2", "bad-data"]) == 65)
+        #expect(Tool.run(arguments: ["count", "--count", "2", "missing"]) == 1)
+        #expect(Tool.run(arguments: ["count", "--count", "2", "quiet"]) == 3)
+        #expect(Tool.run(arguments: ["--version"]) == 0)
+        #expect(Tool.run(arguments: []) == 0)
+        #expect(Tool.run(arguments: ["show", "--bogus"]) == 64)
     }
 }
 

@@ -49,7 +49,7 @@ extension RecordRow {
         json.integer(",\"parentActivityIdentifier\":", 15, &out)
         json.integer(",\"traceID\":", 16, &out)
         out.raw(#","eventMessage":"#)
-        if statement.isNull(at: 17) { out.raw(#""""#) } else { json.string(17, &out) }
+        if json.string(17, &out) == nil { out.raw(#""""#) }
         json.text(",\"formatString\":", 18, &out)
         json.integer(",\"signpostID\":", 19, &out)
         json.text(",\"signpostName\":", 20, &out)
@@ -173,8 +173,12 @@ private struct RowWriter {
         count += length + (value < 0 ? 1 : 0)
     }
 
-    /// `JSONWriter.append(string:)`'s escaping of `utf8` (`"`, `\`, control characters), quoted.
-    mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    /// `JSONWriter.append(string:)`'s escaping of `utf8` (`"`, `\`, control characters), quoted;
+    /// with `asciiOnly`, stops at the first byte past ASCII and returns false, having written
+    /// nothing (the caller repairs such text first), so that one pass over the bytes does both.
+    @discardableResult
+    mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>, asciiOnly: Bool = false) -> Bool {
+        let start = count
         // Each byte takes at most six (\u00XX), plus the quotes.
         reserve(utf8.count * 6 + 2)
         var out = scratch.base + count
@@ -185,13 +189,20 @@ private struct RowWriter {
         let source = utf8.baseAddress
         while index < utf8.count {
             // Eight bytes at a time while none needs escaping.
-            if index + 8 <= utf8.count, !RowJSON.needsEscape(UnsafeRawPointer(source! + index).loadUnaligned(as: UInt64.self)) {
-                index += 8
-                continue
+            if index + 8 <= utf8.count {
+                let word = UnsafeRawPointer(source! + index).loadUnaligned(as: UInt64.self)
+                if !RowJSON.needsEscape(word), !asciiOnly || word & 0x8080_8080_8080_8080 == 0 {
+                    index += 8
+                    continue
+                }
             }
             let byte = utf8[index]
             let position = index
             index += 1
+            if asciiOnly, byte >= 0x80 {
+                count = start
+                return false
+            }
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
             if runStart < position {
                 out.update(from: source! + runStart, count: position - runStart)
@@ -224,6 +235,7 @@ private struct RowWriter {
         out.pointee = UInt8(ascii: "\"")
         out += 1
         count = out - scratch.base
+        return true
     }
 }
 
@@ -233,9 +245,10 @@ private struct RowJSON {
 
     /// `key` and the column's text, unless the column is NULL.
     func text(_ key: StaticString, _ column: Int32, _ out: inout RowWriter) {
-        guard !statement.isNull(at: column) else { return }
-        out.raw(key)
-        string(column, &out)
+        statement.withUTF8IfNotNull(at: column) { text in
+            out.raw(key)
+            Self.quoted(text, &out)
+        }
     }
 
     /// `key` and the column's integer, unless the column is NULL.
@@ -245,23 +258,18 @@ private struct RowJSON {
         out.integer(statement.int64(at: column))
     }
 
-    /// The column's text as a quoted JSON string.
-    func string(_ column: Int32, _ out: inout RowWriter) {
-        statement.withUTF8(at: column) { text in
-            if Self.isASCII(text) {
-                out.escaped(text)
-            } else {
-                // Not ASCII: repaired as `Statement.string(at:)` repairs invalid UTF-8.
-                var repaired = String(decoding: text, as: UTF8.self)
-                repaired.withUTF8 { out.escaped($0) }
-            }
-        }
+    /// The column's text as a quoted JSON string; nil (nothing written) when it is NULL.
+    @discardableResult
+    func string(_ column: Int32, _ out: inout RowWriter) -> Void? {
+        statement.withUTF8IfNotNull(at: column) { Self.quoted($0, &out) }
     }
 
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var combined: UInt8 = 0
-        for byte in bytes { combined |= byte }
-        return combined < 0x80
+    /// `text` as a quoted JSON string.
+    static func quoted(_ text: UnsafeBufferPointer<UInt8>, _ out: inout RowWriter) {
+        guard !out.escaped(text, asciiOnly: true) else { return }
+        // Not ASCII: repaired as `Statement.string(at:)` repairs invalid UTF-8.
+        var repaired = String(decoding: text, as: UTF8.self)
+        repaired.withUTF8 { out.escaped($0) }
     }
 
     /// Whether any of the eight bytes is below 0x20, a `"` or a `\\` (bit tricks on the word:

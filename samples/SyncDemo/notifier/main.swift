@@ -30,4 +30,4 @@ struct NotifierCommand: ParsableCommand {
     }
 }
 
-await NotifierCommand.main()
+NotifierCommand.main()

@@ -28,4 +28,4 @@ struct SchedulerCommand: ParsableCommand {
     }
 }
 
-await SchedulerCommand.main()
+SchedulerCommand.main()

@@ -74,4 +74,4 @@ struct SyncCoreCommand: ParsableCommand {
     }
 }
 
-await SyncCoreCommand.main()
+SyncCoreCommand.main()

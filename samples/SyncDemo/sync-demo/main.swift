@@ -13,4 +13,4 @@ struct SyncDemo: ParsableCommand {
     }
 }
 
-await SyncDemo.main()
+SyncDemo.main()

@@ -31,4 +31,4 @@ struct TransportCommand: ParsableCommand {
     }
 }
 
-await TransportCommand.main()
+TransportCommand.main()
