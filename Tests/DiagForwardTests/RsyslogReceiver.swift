@@ -33,6 +33,7 @@ final class RsyslogReceiver {
         try directory.write("rsyslog.conf", """
             global(workDirectory="\(directory.file("work").path)" parser.escapeControlCharactersOnReceive="off"
                    maxMessageSize="64k")
+            main_queue(queue.type="Direct")
             module(load="imtcp")
             input(type="imtcp" port="\(port)" address="127.0.0.1")
             template(name="fields" type="list" option.jsonf="on") {
