@@ -43,13 +43,14 @@ public final class StoreRows {
     ) throws {
         var block = NDJSONBlock()
         block.bytes.reserveCapacity(blockSize + 8192)
-        let scratch = RowScratch()
+        var scratch = ByteWriter(capacity: 4096)
+        defer { scratch.deallocate() }
         do {
             while let row = try cursor.nextRow() {
                 if let messageResidual, !row.withMessageUTF8(messageResidual) { continue }
                 let start = block.bytes.count
                 do {
-                    try row.appendJSON(offsetSeconds: offset(row.timestamp), to: &block.bytes, scratch: scratch)
+                    try row.appendJSON(offsetSeconds: offset(row.timestamp), to: &block.bytes, scratch: &scratch)
                 } catch {
                     block.bytes.removeSubrange(start...)
                     throw error

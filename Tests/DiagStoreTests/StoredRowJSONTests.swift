@@ -12,10 +12,11 @@ import TestSupport
         var rows: [String] = []
         var records: [String] = []
         // One small scratch for all rows: most rows make it grow, and later rows reuse it.
-        let scratch = RowScratch(capacity: 64)
+        var scratch = ByteWriter(capacity: 64)
+        defer { scratch.deallocate() }
         while let row = try cursor.nextRow() {
             var bytes = Array("previous line\n".utf8)
-            try row.appendJSON(offsetSeconds: offsetSeconds, to: &bytes, scratch: scratch)
+            try row.appendJSON(offsetSeconds: offsetSeconds, to: &bytes, scratch: &scratch)
             #expect(bytes.starts(with: "previous line\n".utf8), "appended after what was there")
             bytes.removeFirst("previous line\n".utf8.count)
             rows.append(String(decoding: bytes, as: UTF8.self))
@@ -98,7 +99,9 @@ import TestSupport
             let cursor = try LogStore.open(at: folder.file("s.logarchive"), options: .readOnly).records()
             let row = try #require(try cursor.nextRow())
             var bytes: [UInt8] = []
-            let rowError = #expect(throws: StoreError.self) { try row.appendJSON(offsetSeconds: 0, to: &bytes, scratch: RowScratch()) }
+            var scratch = ByteWriter(capacity: 64)
+            defer { scratch.deallocate() }
+            let rowError = #expect(throws: StoreError.self) { try row.appendJSON(offsetSeconds: 0, to: &bytes, scratch: &scratch) }
             let recordError = #expect(throws: StoreError.self) { try row.record() }
             #expect(rowError?.kind == .badRecord)
             #expect(rowError?.description == recordError?.description, "\(update)")

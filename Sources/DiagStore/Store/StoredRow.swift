@@ -21,8 +21,8 @@ public struct StoredRow {
 
     /// Appends the record's JSON, the bytes `record().writeJSON(to:offsetSeconds:)` writes;
     /// `scratch` (one per thread, kept across rows) is where the row is put together.
-    public func appendJSON(offsetSeconds: Int, to bytes: inout [UInt8], scratch: RowScratch) throws {
-        try RecordRow.appendJSON(reader.statement, chunk: reader.path, offsetSeconds: offsetSeconds, to: &bytes, scratch: scratch)
+    public func appendJSON(offsetSeconds: Int, to bytes: inout [UInt8], scratch: inout ByteWriter) throws {
+        try RecordRow.appendJSON(reader.statement, chunk: reader.path, offsetSeconds: offsetSeconds, to: &bytes, scratch: &scratch)
     }
 }
 
