@@ -46,37 +46,3 @@ struct ByteScan {
         (value &- ones) & ~value & highBits
     }
 }
-
-extension ByteScan {
-    /// Whether `bytes` are well-formed UTF-8 (Unicode 3.9, table 3-7: no overlong forms, no
-    /// surrogates, nothing past U+10FFFF, nothing cut short): then `String(decoding:as:)` holds
-    /// the very same bytes and a frame can take them without making a `String`.
-    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            let lead = bytes[index]
-            if lead < 0x80 {
-                index += 1
-                continue
-            }
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
-            case 0xED: length = 3; high = 0x9F
-            case 0xE1...0xEF: length = 3
-            case 0xF0: length = 4; low = 0x90
-            case 0xF4: length = 4; high = 0x8F
-            case 0xF1...0xF3: length = 4
-            default: return false
-            }
-            guard index + length <= count, bytes[index + 1] >= low, bytes[index + 1] <= high else { return false }
-            for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
-            index += length
-        }
-        return true
-    }
-}

@@ -73,7 +73,7 @@ final class RFC5424RowEncoder {
                 out.append(0xEF)
                 out.append(0xBB)
                 out.append(0xBF)
-                if ByteScan.isValidUTF8(text) {
+                if UTF8Validation.isValid(text) {
                     out.append(text)
                 } else {
                     var repaired = String(decoding: text, as: UTF8.self)
@@ -185,7 +185,7 @@ final class RFC5424RowEncoder {
             guard let text else { return }
             out.append(opening)
             let scan = ByteScan(text)
-            if scan.hasNonASCII && !ByteScan.isValidUTF8(text) {
+            if scan.hasNonASCII && !UTF8Validation.isValid(text) {
                 var repaired = String(decoding: text, as: UTF8.self)
                 repaired.withUTF8 { out.appendEscaped($0) }
             } else {

@@ -44,7 +44,7 @@ import TestSupport
         }
         cases += [Array("café ✓ 日本語 🚀 plain".utf8), [0xED, 0xA0, 0x80], [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xF0, 0x80, 0x80, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80]]
         for bytes in cases {
-            let valid = bytes.withUnsafeBufferPointer { ByteScan.isValidUTF8($0) }
+            let valid = bytes.withUnsafeBufferPointer { UTF8Validation.isValid($0) }
             #expect(valid == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
         }
     }

@@ -110,7 +110,12 @@ private struct RowJSON {
     /// `text` as a quoted JSON string.
     static func quoted(_ text: UnsafeBufferPointer<UInt8>, _ out: inout ByteWriter) {
         guard !out.appendJSONString(text, asciiOnly: true) else { return }
-        // Not ASCII: repaired as `Statement.string(at:)` repairs invalid UTF-8.
+        // Past ASCII: well-formed UTF-8 is written as it is; anything else is repaired first,
+        // as `Statement.string(at:)` repairs it.
+        if UTF8Validation.isValid(text) {
+            out.appendJSONString(text)
+            return
+        }
         var repaired = String(decoding: text, as: UTF8.self)
         repaired.withUTF8 { out.appendJSONString($0) }
     }
