@@ -16,7 +16,7 @@ final class RsyslogReceiver {
         port = 0
         var failure: (any Error)?
         for _ in 0..<5 {
-            port = try Self.freePort()
+            port = try LoopbackPort.free()
             try writeConfiguration()
             do {
                 try start()
@@ -134,23 +134,6 @@ final class RsyslogReceiver {
     }
 
     deinit { stop() }
-
-    static func freePort() throws -> UInt16 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw ReceiverFailure("no free loopback port: \(String(cString: strerror(errno)))") }
-        return UInt16(bigEndian: address.sin_port)
-    }
 
     /// The process listening on 127.0.0.1:`port` (from /proc/net/tcp and the processes' fds),
     /// nil when none does.
