@@ -62,10 +62,13 @@ let package = Package(
         .executableTarget(name: "diag", dependencies: ["DiagCLI"], linkerSettings: [
             // Our modules are compiled against the shared Foundation, whose module does not name
             // the static archives under it; the group lets the linker find them in any order.
+            // libstdc++ and libgcc are linked in too (Link/libstdc++.so says why and how);
+            // ICU's C++ needs libstdc++ again after it, hence `-lstdc++` inside the group.
             .unsafeFlags([
-                "-static-stdlib", "-Xlinker", "--start-group",
+                "-static-stdlib", "-L", Context.packageDirectory + "/Link", "-Xclang-linker", "-static-libgcc",
+                "-Xlinker", "--start-group",
                 "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation",
-                "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-Xlinker", "--end-group",
+                "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lstdc++", "-Xlinker", "--end-group",
             ]),
         ]),
         .executableTarget(name: "diagd", dependencies: ["DiagIngest", "DiagCommandLine", "DiagForward", "DiagForwardHTTP"]),
