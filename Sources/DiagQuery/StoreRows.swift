@@ -80,17 +80,32 @@ struct NDJSONBlock: Sendable {
     var count = 0
 }
 
-/// Chunks apart in time formatted on several threads: part i goes through channel i, and the
-/// caller drains the channels in order, so the output is the one of a single thread.
+/// Chunks apart in time formatted on several threads: task i (its parts, one after the other)
+/// goes through channel i, and the caller drains the channels in order, so the output is the
+/// one of a single thread.
 private struct ParallelBlocks {
-    let parts: [RecordCursorPart]
+    /// The parts grouped by task, in order (`RecordCursorPart.task`).
+    let tasks: [[RecordCursorPart]]
     let threads: Int
     let messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
     let offsets: @Sendable () -> (Int64) -> Int
 
-    /// Hands the parts to the threads in order, never more than `window` parts ahead of the
-    /// one being written: each part's output waits whole in its channel, so memory stays at
-    /// `window` parts' output (parts are a few MiB: `RecordCursor.recordsPerSlice`).
+    init(parts: [RecordCursorPart], threads: Int, messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?,
+         offsets: @escaping @Sendable () -> (Int64) -> Int) {
+        var tasks: [[RecordCursorPart]] = []
+        for part in parts {
+            if let last = tasks.last?.last, last.task == part.task { tasks[tasks.count - 1].append(part) } else { tasks.append([part]) }
+        }
+        self.tasks = tasks
+        self.threads = threads
+        self.messageResidual = messageResidual
+        self.offsets = offsets
+    }
+
+    /// Hands the tasks to the threads in order, never more than `window` tasks ahead of the
+    /// one being written: each task's output waits whole in its channel, so memory stays at
+    /// `window` tasks' output (a few MiB: `RecordCursor.recordsPerSlice`, or a quarter of a
+    /// narrow window).
     final class Schedule: @unchecked Sendable {
         // Safe: every field is read and written with `condition` locked.
         private let condition = NSCondition()
@@ -132,11 +147,11 @@ private struct ParallelBlocks {
     }
 
     func run(_ body: ([UInt8], Int) throws -> Void) throws {
-        let channels = parts.map { _ in BatchChannel<NDJSONBlock>(capacity: .max) }
-        let schedule = Schedule(count: parts.count, window: threads + 1)
+        let channels = tasks.map { _ in BatchChannel<NDJSONBlock>(capacity: .max) }
+        let schedule = Schedule(count: tasks.count, window: threads + 1)
         let group = DispatchGroup()
-        let (parts, messageResidual, offsets) = (parts, messageResidual, offsets)
-        for _ in 0..<min(threads, parts.count) {
+        let (tasks, messageResidual, offsets) = (tasks, messageResidual, offsets)
+        for _ in 0..<min(threads, tasks.count) {
             group.enter()
             Thread.detachNewThread {
                 defer { group.leave() }
@@ -144,9 +159,11 @@ private struct ParallelBlocks {
                 let connections = ChunkConnections()
                 while let index = schedule.take() {
                     do {
-                        try StoreRows.format(parts[index].open(connections: connections), messageResidual, offset) { block in
-                            var batch = [block]
-                            try channels[index].put(&batch)
+                        for part in tasks[index] {
+                            try StoreRows.format(part.open(connections: connections), messageResidual, offset) { block in
+                                var batch = [block]
+                                try channels[index].put(&batch)
+                            }
                         }
                         channels[index].finish(failure: nil)
                     } catch {

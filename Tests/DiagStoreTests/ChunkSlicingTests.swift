@@ -27,6 +27,34 @@ import TestSupport
         #expect(RecordCursor.estimatedRecords(of: whole, in: StoreFilter(start: .min, end: .max)) == 1_000)
     }
 
+    @Test func windowsAreCutIntoTasksOfEqualRecordsAcrossChunks() {
+        // A window of 100 s: its first 10 s in one chunk, 90 s in the next, 100 records a second.
+        let early = chunk(1, records: 10_000, from: 0, to: 100, bytes: 1 << 20)
+        let late = chunk(2, records: 20_000, from: 100, to: 300, bytes: 1 << 20)
+        let window = StoreFilter(start: 90, end: 190, whereSQL: "process = ?", bindings: [.text("a")])
+        let slices = RecordCursor.balancedSlices(of: [early, late], filter: window, tasks: 4)
+        #expect(slices.map(\.task) == [0, 0, 1, 2, 3])
+        #expect(slices.map(\.chunk.sequence) == [1, 2, 2, 2, 2])
+        // Each task is a quarter of the window (25 s): 10 s + 15 s, then 25 s each; slices are
+        // half-open and open at each chunk's ends.
+        #expect(slices.map(\.filter.start) == [90, 90, 115, 140, 165])
+        #expect(slices.map(\.filter.end) == [190, 115, 140, 165, 190])
+        var perTask = [Double](repeating: 0, count: 4)
+        for slice in slices {
+            perTask[slice.task] += RecordCursor.estimatedRecords(of: slice.chunk, in: slice.filter)
+        }
+        #expect(perTask.allSatisfy { abs($0 - perTask[0]) <= 100 }, "equal tasks: \(perTask)")
+
+        // Fewer tasks when a task would hold under `smallestSlice` records; none to cut in one.
+        let narrow = StoreFilter(start: 95, end: 125, whereSQL: "process = ?", bindings: [.text("a")])
+        #expect(Set(RecordCursor.balancedSlices(of: [early, late], filter: narrow, tasks: 4).map(\.task)) == [0, 1])
+        let tiny = StoreFilter(start: 99, end: 101, whereSQL: "process = ?", bindings: [.text("a")])
+        #expect(RecordCursor.balancedSlices(of: [early, late], filter: tiny, tasks: 4).map(\.task) == [0, 0])
+        // A chunk with nothing in the window is one slice, in the task where it falls.
+        let beyond = chunk(3, records: 100, from: 400, to: 500, bytes: 4096)
+        #expect(RecordCursor.balancedSlices(of: [early, late, beyond], filter: window, tasks: 4).last.map { [$0.chunk.sequence, Int64($0.task)] } == [3, 3])
+    }
+
     @Test func onlyNarrowWindowsOfSealedChunksAreMapped() {
         let minute: Int64 = 60_000_000_000
         // Four minutes in 128 MiB: a minute is 32 MiB, the limit.
@@ -42,7 +70,7 @@ import TestSupport
         #expect(RecordCursor.mapsChunks([chunk(3, records: 10, from: 0, to: 10, bytes: 4096)], filter: StoreFilter()), "a small sealed chunk")
     }
 
-    @Test func sqlWindowsInFewChunksAreSlicedByTheirShareOfTheWindow() throws {
+    @Test func sqlWindowsInFewChunksAreCutIntoTasksForTheThreads() throws {
         let folder = try TemporaryDirectory("chunk-slicing")
         let url = folder.file("store")
         let store = try LogStore.open(at: url, create: true)
@@ -59,8 +87,11 @@ import TestSupport
         let window = StoreFilter(start: records[2_000].timestamp, end: records[14_000].timestamp,
                                  whereSQL: "process = ?", bindings: [.text("transport")])
         let parts = try #require(reader.records(filter: window).disjointParts(threads: 2))
-        // 4 slices shared 1:5 → 1 (rounded up) + 4; every slice holds at least 1,024 records.
+        // 4 tasks of 3,000 records: the first chunk's 2,000 and 1,000 of the second, then three
+        // of the second's slices.
         #expect(parts.count == 5)
+        #expect(parts.map(\.task) == [0, 0, 1, 2, 3])
+        #expect(parts.map(\.chunk.sequence) == [parts[0].chunk.sequence] + Array(repeating: parts[1].chunk.sequence, count: 4))
         #expect(parts.allSatisfy { $0.mapped }, "a small store is mapped")
         let expected = try reader.records(filter: window).all()
         #expect(!expected.isEmpty)

@@ -70,13 +70,14 @@ public final class RecordCursor {
     /// The cursor's chunks as parts that can be read apart (on other threads), each in time
     /// order, when reading them one after the other gives this cursor's order: every chunk
     /// sealed, their time ranges apart and in write order, no limit, nothing read yet; and more
-    /// than one part. Nil otherwise.
+    /// than one task. Nil otherwise.
     ///
     /// A scan reads each chunk in slices of about `recordsPerSlice` records. A filter with SQL
-    /// (whose selectivity is unknown) over fewer chunks than `2 × threads` cuts each chunk's
-    /// window into slices in proportion to its share of the window's records, `2 × threads`
-    /// in all, so that a narrow window inside one or two chunks still keeps every thread busy.
-    /// Search-index lookups are one part per chunk.
+    /// (whose selectivity is unknown) over fewer chunks than `2 × threads` cuts the window into
+    /// `2 × threads` tasks of equal estimated records (`balancedSlices`), so that a narrow window
+    /// inside one or two chunks keeps every thread busy to the end; a task that crosses from one
+    /// chunk to the next is two parts with the same `task`, read by one thread one after the
+    /// other. Search-index lookups are one part per chunk. Every other part is a task of its own.
     public func disjointParts(threads: Int = 2) -> [RecordCursorPart]? {
         guard filter.limit == nil, active.isEmpty, handedOut == nil, !pending.isEmpty,
               pending.allSatisfy(\.sealed) else { return nil }
@@ -85,24 +86,19 @@ public final class RecordCursor {
                   let newest = earlier.newestTimestamp, let oldest = later.oldestTimestamp, newest < oldest
             else { return nil }
         }
-        let filters: [[StoreFilter]]
+        var parts: [RecordCursorPart] = []
         if filter.whereSQL != nil, filter.messageSearch.isEmpty, pending.count < 2 * threads {
-            let estimates = pending.map { Self.estimatedRecords(of: $0, in: filter) }
-            let total = estimates.reduce(0, +)
-            filters = zip(pending, estimates).map { chunk, estimate in
-                guard total > 0 else { return [filter] }
-                let share = Int((Double(2 * threads) * estimate / total).rounded(.up))
-                // Slices of fewer records than this cost more to start than they save.
-                let most = Int(estimate) / Self.smallestSlice
-                return Self.slices(of: chunk, filter: filter, count: max(1, min(share, most)))
+            for (chunk, slice, task) in Self.balancedSlices(of: pending, filter: filter, tasks: 2 * threads) {
+                parts.append(RecordCursorPart(chunk: chunk, path: pathOf(chunk.file), filter: slice, trigrams: trigrams, mapped: mapped, task: task))
             }
         } else {
-            filters = pending.map { Self.slices(of: $0, filter: filter) }
+            for chunk in pending {
+                for slice in Self.slices(of: chunk, filter: filter) {
+                    parts.append(RecordCursorPart(chunk: chunk, path: pathOf(chunk.file), filter: slice, trigrams: trigrams, mapped: mapped, task: parts.count))
+                }
+            }
         }
-        let parts = zip(pending, filters).flatMap { chunk, slices in
-            slices.map { RecordCursorPart(chunk: chunk, path: pathOf(chunk.file), filter: $0, trigrams: trigrams, mapped: mapped) }
-        }
-        guard parts.count > 1 else { return nil }
+        guard parts.contains(where: { $0.task != parts[0].task }) else { return nil }
         pending = []
         return parts
     }
@@ -128,24 +124,66 @@ public final class RecordCursor {
     /// open above, so reading them in order gives the chunk's order (timestamp, then id).
     /// `[filter]` when there is nothing to cut (one slice, an unknown or extreme range).
     public static func slices(of chunk: ChunkInfo, filter: StoreFilter, count: Int) -> [StoreFilter] {
-        guard count > 1, let oldest = chunk.oldestTimestamp, let newest = chunk.newestTimestamp, newest < .max else { return [filter] }
+        guard count > 1 else { return [filter] }
+        let cuts = (1..<count).map { Double($0) / Double(count) }
+        return slices(of: chunk, filter: filter, at: cuts).map(\.filter)
+    }
+
+    /// The part of `chunk`'s time range inside `filter`'s window cut at the fractions `cuts` of
+    /// its length (ascending, between 0 and 1), each slice with the index of the fraction range
+    /// it covers (0 up to `cuts.count`); empty slices are left out. `[(filter, 0)]` when the
+    /// range is unknown or extreme.
+    static func slices(of chunk: ChunkInfo, filter: StoreFilter, at cuts: [Double]) -> [(filter: StoreFilter, index: Int)] {
+        guard !cuts.isEmpty, let oldest = chunk.oldestTimestamp, let newest = chunk.newestTimestamp, newest < .max else { return [(filter, 0)] }
         let low = max(oldest, filter.start ?? .min)
         let high = min(newest + 1, filter.end ?? .max)
         let (span, overflow) = high.subtractingReportingOverflow(low)
-        guard !overflow, span > 1 else { return [filter] }
-        var slices: [StoreFilter] = []
-        for index in 0..<count {
-            let from = index == 0 ? Int64.min : low + Int64(Double(span) * Double(index) / Double(count))
-            let to = index == count - 1 ? Int64.max : low + Int64(Double(span) * Double(index + 1) / Double(count))
+        guard !overflow, span > 1 else { return [(filter, 0)] }
+        var slices: [(filter: StoreFilter, index: Int)] = []
+        for index in 0...cuts.count {
+            let from = index == 0 ? Int64.min : low + Int64(Double(span) * cuts[index - 1])
+            let to = index == cuts.count ? Int64.max : low + Int64(Double(span) * cuts[index])
             var slice = filter
             slice.start = max(filter.start ?? .min, from)
             slice.end = min(filter.end ?? .max, to)
             if slice.start == .min { slice.start = nil }
             if slice.end == .max { slice.end = nil }
             if let start = slice.start, let end = slice.end, start >= end { continue }
-            slices.append(slice)
+            slices.append((slice, index))
         }
         return slices
+    }
+
+    /// `filter` over `chunks` (in time order) cut into `tasks` consecutive tasks of equal
+    /// estimated records, fewer when a task would hold under `smallestSlice` records: each
+    /// chunk's slices with the task each belongs to. A chunk's records are taken as spread
+    /// evenly over its time range (`estimatedRecords`). Cutting the whole window, not each
+    /// chunk by its share, keeps the tasks equal when a chunk holds a small end of the window:
+    /// a one-minute window with 6 s in one chunk was 1 + 4 slices, and one thread read three.
+    static func balancedSlices(of chunks: [ChunkInfo], filter: StoreFilter, tasks: Int) -> [(chunk: ChunkInfo, filter: StoreFilter, task: Int)] {
+        let estimates = chunks.map { estimatedRecords(of: $0, in: filter) }
+        let total = estimates.reduce(0, +)
+        // Tasks of fewer records than this cost more to start than they save.
+        let count = max(1, min(tasks, Int(total) / smallestSlice))
+        let size = total / Double(count)
+        var result: [(chunk: ChunkInfo, filter: StoreFilter, task: Int)] = []
+        var before = 0.0
+        for (chunk, estimate) in zip(chunks, estimates) {
+            defer { before += estimate }
+            guard count > 1, estimate > 0 else {
+                result.append((chunk, filter, count > 1 ? min(count - 1, Int(before / size)) : 0))
+                continue
+            }
+            // The task boundaries inside this chunk, as fractions of its part of the window.
+            let first = Int(before / size) + 1
+            let boundaries = first < count ? Array(first..<count) : []
+            let cuts = boundaries.map { (Double($0) * size - before) / estimate }.filter { $0 > 0 && $0 < 1 }
+            let firstTask = min(count - 1, Int(before / size))
+            for (slice, index) in Self.slices(of: chunk, filter: filter, at: cuts) {
+                result.append((chunk, slice, min(count - 1, firstTask + index)))
+            }
+        }
+        return result
     }
 
     /// At most this many bytes of chunk files (estimated) in a query's window let its chunks be
@@ -219,6 +257,8 @@ public struct RecordCursorPart: Sendable {
     let filter: StoreFilter
     let trigrams: TrigramChoice
     let mapped: Bool
+    /// Consecutive parts with the same task are read by one thread, one after the other.
+    public let task: Int
 
     /// The part's records, in time order; errors name the chunk file. `connections` (one
     /// thread's) keeps the chunk open for that thread's next part.
