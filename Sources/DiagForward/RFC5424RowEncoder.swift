@@ -61,7 +61,7 @@ final class RFC5424RowEncoder {
         out.append(UInt8(ascii: " "))
         let exactProcess = header(statement, 5, maxLength: 48, &out)
         out.append(UInt8(ascii: " "))
-        if statement.isNull(at: 6) { out.append(UInt8(ascii: "-")) } else { out.appendDigits(statement.int64(at: 6)) }
+        if let processID = statement.optionalInt64(at: 6) { out.appendDigits(processID) } else { out.append(UInt8(ascii: "-")) }
         out.append(UInt8(ascii: " "))
         let exactCategory = header(statement, 12, maxLength: 32, &out)
         out.append(UInt8(ascii: " "))
@@ -197,9 +197,9 @@ final class RFC5424RowEncoder {
 
     /// ` name="digits"` for an integer column that is not NULL.
     private func integer(_ opening: StaticString, _ statement: Statement, _ column: Int32, _ out: inout ByteWriter) {
-        guard !statement.isNull(at: column) else { return }
+        guard let value = statement.optionalInt64(at: column) else { return }
         out.append(opening)
-        out.appendDigits(statement.int64(at: column))
+        out.appendDigits(value)
         out.append(UInt8(ascii: "\""))
     }
 }
