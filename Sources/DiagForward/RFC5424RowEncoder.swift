@@ -10,8 +10,11 @@ import Glibc
 /// with the same error.
 final class RFC5424RowEncoder {
     let encoder: RFC5424Encoder
-    /// The message being written, reused from row to row: its length goes before it.
-    private var message = ByteWriter(capacity: 4096)
+    /// The batch's frames (`beginBatch` … `batchFrames`), kept from batch to batch. Each message
+    /// is written in place, behind room for a three-digit length (most of them have one); the
+    /// length goes there once the message is written.
+    private var frames = ByteWriter(capacity: 1 << 16)
+    private static let lengthRoom = 3
     private var scratch: [UInt8] = []
     /// `<PRI>1 ` for each message type code (`MessageType.rawValue`), in `prefixSlot`-byte
     /// slots; an empty slot for a code that is no message type. The frame's fixed texts are kept
@@ -46,20 +49,30 @@ final class RFC5424RowEncoder {
     }
 
     deinit {
-        message.deallocate()
+        frames.deallocate()
         priPrefixes.deallocate()
         hostField.deallocate()
         secondPrefix.deallocate()
         zoneSuffix.deallocate()
     }
 
-    /// Appends the frame of the row `statement` is on to `frames`; throws `ForwardStoreError`
-    /// (and appends nothing) for a row no record can hold.
-    func appendFrame(row statement: Statement, chunk: String, to frames: inout [UInt8]) throws {
-        try statement.withRowColumns { try appendFrame(row: $0, chunk: chunk, to: &frames) }
+    /// Starts a batch of frames.
+    func beginBatch() {
+        frames.count = 0
     }
 
-    private func appendFrame(row statement: RowColumns, chunk: String, to frames: inout [UInt8]) throws {
+    /// The frames appended since `beginBatch`.
+    func batchFrames() -> [UInt8] {
+        Array(frames.bytes)
+    }
+
+    /// Appends the frame of the row `statement` is on to the batch; throws `ForwardStoreError`
+    /// (and appends nothing) for a row no record can hold.
+    func appendFrame(row statement: Statement, chunk: String) throws {
+        try statement.withRowColumns { try appendFrame(row: $0, chunk: chunk) }
+    }
+
+    private func appendFrame(row statement: RowColumns, chunk: String) throws {
         let id = statement.int64(at: 0)
         let code = statement.int64(at: 3)
         guard code >= 0, code <= Self.maximumCode, priLengths[Int(code)] > 0 else {
@@ -77,9 +90,11 @@ final class RFC5424RowEncoder {
         } catch {
             throw ForwardStoreError("\(chunk): record id \(id): column metadata: \(error)")
         }
-        var out = message
-        out.count = 0
-        defer { message = out }
+        var out = frames
+        defer { frames = out }
+        let start = out.count
+        out.reserve(Self.lengthRoom + 1)
+        out.count += Self.lengthRoom + 1
         out.append(UnsafeBufferPointer(start: priPrefixes.base + Int(code) * Self.prefixSlot, count: priLengths[Int(code)]))
         appendTimestamp(statement.int64(at: 1), &out)
         out.append(hostField.bytes)
@@ -107,9 +122,34 @@ final class RFC5424RowEncoder {
                 out.append(text)
             }
         }
-        Digits.append(Int64(out.count), to: &frames)
-        frames.append(UInt8(ascii: " "))
-        frames.append(contentsOf: out.bytes)
+        Self.writeLength(frameStart: start, &out)
+    }
+
+    /// Writes `MSG-LEN SP` at `frameStart`, in the room left before the message, moving the
+    /// message when its length has another number of digits than the room holds.
+    private static func writeLength(frameStart start: Int, _ out: inout ByteWriter) {
+        let messageStart = start + lengthRoom + 1
+        let length = out.count - messageStart
+        var digits = 1
+        var power = 10
+        while length >= power {
+            digits += 1
+            power &*= 10
+        }
+        if digits != lengthRoom {
+            out.reserve(digits - lengthRoom)
+            memmove(out.base + messageStart + digits - lengthRoom, out.base + messageStart, length)
+            out.count += digits - lengthRoom
+        }
+        // The digits are written by moving the end back to the frame's start: the room after
+        // the end is reserved first, so that writing them grows nothing (growing would copy
+        // only the bytes before the start).
+        let end = out.count
+        out.reserve(24)
+        out.count = start
+        out.appendDigits(Int64(length))
+        out.append(UInt8(ascii: " "))
+        out.count = end
     }
 
     /// The SD value for the metadata column's `text`: the object parsed (a column that is not a
