@@ -21,15 +21,31 @@ struct ByteScan {
             special |= Self.specialBytes(word)
             offset += 8
         }
-        var tailSpecial = false
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            high |= UInt64(byte)
-            tailSpecial = tailSpecial || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "]")
-            offset += 1
+        // The last bytes as one word too: the eight that end the text (overlapping bytes already
+        // read changes nothing), or a short text padded with zeros (neither special nor high).
+        if offset < bytes.count {
+            var word: UInt64 = 0
+            if bytes.count >= 8 {
+                word = raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+            } else {
+                var filled = 0
+                if bytes.count & 4 != 0 {
+                    word = UInt64(raw.loadUnaligned(as: UInt32.self))
+                    filled = 4
+                }
+                if bytes.count & 2 != 0 {
+                    word |= UInt64(raw.loadUnaligned(fromByteOffset: filled, as: UInt16.self)) << (filled * 8)
+                    filled += 2
+                }
+                if bytes.count & 1 != 0 {
+                    word |= UInt64(raw.load(fromByteOffset: filled, as: UInt8.self)) << (filled * 8)
+                }
+            }
+            high |= word
+            special |= Self.specialBytes(word)
         }
         hasNonASCII = high & Self.highBits != 0
-        hasSDSpecial = special != 0 || tailSpecial
+        hasSDSpecial = special != 0
     }
 
     /// Non-zero when a byte of `word` is `"` (0x22), `\` (0x5C) or `]` (0x5D).

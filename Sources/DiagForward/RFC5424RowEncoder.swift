@@ -10,31 +10,72 @@ import Glibc
 /// with the same error.
 final class RFC5424RowEncoder {
     let encoder: RFC5424Encoder
-    private let hostname: [UInt8]
-    /// The message being written, reused from row to row: its length goes before it.
-    private var message = ByteWriter(capacity: 4096)
+    /// The batch's frames (`beginBatch` … `batchFrames`), kept from batch to batch. Each message
+    /// is written in place, behind room for a three-digit length (most of them have one); the
+    /// length goes there once the message is written.
+    private var frames = ByteWriter(capacity: 1 << 16)
+    private static let lengthRoom = 3
     private var scratch: [UInt8] = []
+    /// `<PRI>1 ` for each message type code (`MessageType.rawValue`), in `prefixSlot`-byte
+    /// slots; an empty slot for a code that is no message type. The frame's fixed texts are kept
+    /// in writers, whose bytes are copied without the retains and checks of an `Array`.
+    private var priPrefixes = ByteWriter(capacity: 8 * (maximumCode + 1))
+    private var priLengths = [Int](repeating: 0, count: maximumCode + 1)
+    private static let maximumCode = 17
+    private static let prefixSlot = 8
+    /// ` HOSTNAME `.
+    private var hostField = ByteWriter(capacity: 64)
     /// The second (since the epoch) whose timestamp text `secondPrefix` and `zoneSuffix` hold.
     private var cachedSecond: Int64 = -1
-    private var secondPrefix: [UInt8] = []
-    private var zoneSuffix: [UInt8] = []
+    private var secondPrefix = ByteWriter(capacity: 32)
+    private var zoneSuffix = ByteWriter(capacity: 16)
     /// Metadata column texts lately seen, with their escaped SD values (`metadataValue`).
     private var metadataValues = MetadataValueCache()
 
     init(encoder: RFC5424Encoder) {
         self.encoder = encoder
-        hostname = Array(encoder.hostname.utf8)
         scratch.reserveCapacity(64)
+        priPrefixes.count = Self.prefixSlot * (Self.maximumCode + 1)
+        for type in MessageType.allCases {
+            var prefix = Array("<\(encoder.facility * 8 + RFC5424Encoder.severity(of: type))>1 ".utf8)
+            priLengths[type.rawValue] = prefix.count
+            prefix.withUnsafeMutableBufferPointer {
+                (priPrefixes.base + type.rawValue * Self.prefixSlot).update(from: $0.baseAddress!, count: $0.count)
+            }
+        }
+        hostField.append(UInt8(ascii: " "))
+        hostField.append(Array(encoder.hostname.utf8))
+        hostField.append(UInt8(ascii: " "))
     }
 
-    deinit { message.deallocate() }
+    deinit {
+        frames.deallocate()
+        priPrefixes.deallocate()
+        hostField.deallocate()
+        secondPrefix.deallocate()
+        zoneSuffix.deallocate()
+    }
 
-    /// Appends the frame of the row `statement` is on to `frames`; throws `ForwardStoreError`
+    /// Starts a batch of frames.
+    func beginBatch() {
+        frames.count = 0
+    }
+
+    /// The frames appended since `beginBatch`.
+    func batchFrames() -> [UInt8] {
+        Array(frames.bytes)
+    }
+
+    /// Appends the frame of the row `statement` is on to the batch; throws `ForwardStoreError`
     /// (and appends nothing) for a row no record can hold.
-    func appendFrame(row statement: Statement, chunk: String, to frames: inout [UInt8]) throws {
+    func appendFrame(row statement: Statement, chunk: String) throws {
+        try statement.withRowColumns { try appendFrame(row: $0, chunk: chunk) }
+    }
+
+    private func appendFrame(row statement: RowColumns, chunk: String) throws {
         let id = statement.int64(at: 0)
         let code = statement.int64(at: 3)
-        guard let messageType = MessageType(rawValue: Int(truncatingIfNeeded: code)) else {
+        guard code >= 0, code <= Self.maximumCode, priLengths[Int(code)] > 0 else {
             throw ForwardStoreError("\(chunk): record id \(id): column messageType holds \(code); accepted: 0, 1, 2, 16 or 17")
         }
         let eventCode = statement.int64(at: 4)
@@ -49,19 +90,17 @@ final class RFC5424RowEncoder {
         } catch {
             throw ForwardStoreError("\(chunk): record id \(id): column metadata: \(error)")
         }
-        var out = message
-        out.count = 0
-        defer { message = out }
-        out.append(UInt8(ascii: "<"))
-        out.appendDigits(Int64(encoder.facility * 8 + RFC5424Encoder.severity(of: messageType)))
-        out.append(">1 ")
+        var out = frames
+        defer { frames = out }
+        let start = out.count
+        out.reserve(Self.lengthRoom + 1)
+        out.count += Self.lengthRoom + 1
+        out.append(UnsafeBufferPointer(start: priPrefixes.base + Int(code) * Self.prefixSlot, count: priLengths[Int(code)]))
         appendTimestamp(statement.int64(at: 1), &out)
-        out.append(UInt8(ascii: " "))
-        out.append(hostname)
-        out.append(UInt8(ascii: " "))
+        out.append(hostField.bytes)
         let exactProcess = header(statement, 5, maxLength: 48, &out)
         out.append(UInt8(ascii: " "))
-        if statement.isNull(at: 6) { out.append(UInt8(ascii: "-")) } else { out.appendDigits(statement.int64(at: 6)) }
+        if let processID = statement.optionalInt64(at: 6) { out.appendDigits(processID) } else { out.append(UInt8(ascii: "-")) }
         out.append(UInt8(ascii: " "))
         let exactCategory = header(statement, 12, maxLength: 32, &out)
         out.append(UInt8(ascii: " "))
@@ -83,9 +122,34 @@ final class RFC5424RowEncoder {
                 out.append(text)
             }
         }
-        Digits.append(Int64(out.count), to: &frames)
-        frames.append(UInt8(ascii: " "))
-        frames.append(contentsOf: out.bytes)
+        Self.writeLength(frameStart: start, &out)
+    }
+
+    /// Writes `MSG-LEN SP` at `frameStart`, in the room left before the message, moving the
+    /// message when its length has another number of digits than the room holds.
+    private static func writeLength(frameStart start: Int, _ out: inout ByteWriter) {
+        let messageStart = start + lengthRoom + 1
+        let length = out.count - messageStart
+        var digits = 1
+        var power = 10
+        while length >= power {
+            digits += 1
+            power &*= 10
+        }
+        if digits != lengthRoom {
+            out.reserve(digits - lengthRoom)
+            memmove(out.base + messageStart + digits - lengthRoom, out.base + messageStart, length)
+            out.count += digits - lengthRoom
+        }
+        // The digits are written by moving the end back to the frame's start: the room after
+        // the end is reserved first, so that writing them grows nothing (growing would copy
+        // only the bytes before the start).
+        let end = out.count
+        out.reserve(24)
+        out.count = start
+        out.appendDigits(Int64(length))
+        out.append(UInt8(ascii: " "))
+        out.count = end
     }
 
     /// The SD value for the metadata column's `text`: the object parsed (a column that is not a
@@ -117,17 +181,21 @@ final class RFC5424RowEncoder {
             encoder.appendTimestamp(nanoseconds, to: &scratch)
             // `YYYY-MM-DDThh:mm:ss.` then 6 digits then the zone: the first `.` is the fraction's.
             let dot = scratch.firstIndex(of: UInt8(ascii: "."))!
-            secondPrefix = Array(scratch[...dot])
-            zoneSuffix = Array(scratch[(dot + 7)...])
+            secondPrefix.count = 0
+            zoneSuffix.count = 0
+            scratch.withUnsafeBufferPointer {
+                secondPrefix.append(UnsafeBufferPointer(rebasing: $0[...dot]))
+                zoneSuffix.append(UnsafeBufferPointer(rebasing: $0[(dot + 7)...]))
+            }
             cachedSecond = second
         }
-        out.append(secondPrefix)
+        out.append(secondPrefix.bytes)
         out.appendDigits(nanoseconds % 1_000_000_000 / 1000, width: 6)
-        out.append(zoneSuffix)
+        out.append(zoneSuffix.bytes)
     }
 
     /// A header field from a text column; whether it was written unchanged.
-    private func header(_ statement: Statement, _ column: Int32, maxLength: Int, _ out: inout ByteWriter) -> Bool {
+    private func header(_ statement: RowColumns, _ column: Int32, maxLength: Int, _ out: inout ByteWriter) -> Bool {
         statement.withTextBytes(at: column) { text in
             guard let text, !text.isEmpty else {
                 out.append(UInt8(ascii: "-"))
@@ -146,7 +214,7 @@ final class RFC5424RowEncoder {
 
     /// `[diag@32473 …]`, in `StructuredDataWriter`'s order.
     private func appendStructuredData(
-        _ statement: Statement, process: Bool, category: Bool, eventType: EventType, metadata: [UInt8]?,
+        _ statement: RowColumns, process: Bool, category: Bool, eventType: EventType, metadata: [UInt8]?,
         _ out: inout ByteWriter
     ) {
         out.append("[diag@32473")
@@ -180,7 +248,7 @@ final class RFC5424RowEncoder {
     }
 
     /// ` name="value"` for a text column that is not NULL.
-    private func text(_ opening: StaticString, _ statement: Statement, _ column: Int32, _ out: inout ByteWriter) {
+    private func text(_ opening: StaticString, _ statement: RowColumns, _ column: Int32, _ out: inout ByteWriter) {
         statement.withTextBytes(at: column) { text in
             guard let text else { return }
             out.append(opening)
@@ -196,10 +264,10 @@ final class RFC5424RowEncoder {
     }
 
     /// ` name="digits"` for an integer column that is not NULL.
-    private func integer(_ opening: StaticString, _ statement: Statement, _ column: Int32, _ out: inout ByteWriter) {
-        guard !statement.isNull(at: column) else { return }
+    private func integer(_ opening: StaticString, _ statement: RowColumns, _ column: Int32, _ out: inout ByteWriter) {
+        guard let value = statement.optionalInt64(at: column) else { return }
         out.append(opening)
-        out.appendDigits(statement.int64(at: column))
+        out.appendDigits(value)
         out.append(UInt8(ascii: "\""))
     }
 }

@@ -62,15 +62,21 @@ public final class StoreFollower {
     /// The same, the records as `encoder`'s octet-counted frames (`batch.frames`) written
     /// straight from the chunk's columns, when `encoder` is given.
     public func read(after position: ForwardPosition, limit: Int, chunks: [ChunkInfo], frames encoder: RFC5424Encoder?) throws -> Batch {
-        if let encoder, rowEncoder?.encoder != encoder {
+        guard let encoder else { return try read(after: position, limit: limit, chunks: chunks, into: nil) }
+        if rowEncoder?.encoder != encoder {
             rowEncoder = RFC5424RowEncoder(encoder: encoder)
         }
+        let frameWriter = rowEncoder!
+        frameWriter.beginBatch()
+        var batch = try read(after: position, limit: limit, chunks: chunks, into: frameWriter)
+        batch.frames = frameWriter.batchFrames()
+        return batch
+    }
+
+    /// Records after `position`, as records or, with `frames`, as frames written into it.
+    private func read(after position: ForwardPosition, limit: Int, chunks: [ChunkInfo], into frames: RFC5424RowEncoder?) throws -> Batch {
         let listed = chunks.sorted { $0.sequence < $1.sequence }
         var batch = Batch(end: position)
-        if encoder != nil {
-            batch.frames = []
-            batch.frames?.reserveCapacity(limit * 512)
-        }
         defer { for chunk in listed { lastListed[chunk.sequence] = chunk } }
         while true {
             let current = batch.end.chunk
@@ -82,9 +88,8 @@ public final class StoreFollower {
             if let chunk = open {
                 do {
                     let last = try chunk.read(after: batch.end.record, limit: limit, undecodable: &batch.undecodable) { row in
-                        if encoder != nil, var frames = batch.frames.take() {
-                            defer { batch.frames = frames }
-                            try rowEncoder!.appendFrame(row: row, chunk: chunk.path, to: &frames)
+                        if let frames {
+                            try frames.appendFrame(row: row, chunk: chunk.path)
                         } else {
                             batch.records.append(try RecordColumns.decode(row, chunk: chunk.path))
                         }

@@ -2,6 +2,10 @@ import CSQLite
 import DiagModel
 
 extension Statement {
+    /// The statement's handle for the column readers below, which are inlined into the callers in
+    /// other modules (a row's two dozen columns are read per record on the hot paths).
+    @usableFromInline var columnHandle: OpaquePointer { handle }
+
     /// Columns of the current row (indexes start at 0, as in SQLite).
     public var columnCount: Int32 { sqlite3_column_count(handle) }
 
@@ -13,14 +17,15 @@ extension Statement {
         sqlite3_column_type(handle, index) == SQLITE_NULL
     }
 
-    @inline(__always)
+    @inlinable
     public func int64(at index: Int32) -> Int64 {
-        sqlite3_column_int64(handle, index)
+        RowColumns(handle: columnHandle).int64(at: index)
     }
 
-    @inline(__always)
+    /// The column as an integer, nil for NULL (`RowColumns.optionalInt64`).
+    @inlinable
     public func optionalInt64(at index: Int32) -> Int64? {
-        sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, index)
+        RowColumns(handle: columnHandle).optionalInt64(at: index)
     }
 
     public func double(at index: Int32) -> Double {
@@ -41,13 +46,18 @@ extension Statement {
     }
 
     /// Calls `body` with the column's UTF-8 bytes as SQLite holds them (nil for NULL), without
-    /// making a `String`: the bytes are valid only inside `body`.
-    @inline(__always)
+    /// making a `String`: the bytes are valid only inside `body` (`RowColumns.withTextBytes`).
+    @inlinable
     public func withTextBytes<Result>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result) rethrows -> Result {
-        guard sqlite3_column_type(handle, index) != SQLITE_NULL, let text = sqlite3_column_text(handle, index) else {
-            return try body(nil)
-        }
-        return try body(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))))
+        try RowColumns(handle: columnHandle).withTextBytes(at: index, body)
+    }
+
+    /// Calls `body` with the row the statement is on, for a hot path that reads many of its
+    /// columns: one call reaches the statement's handle, then every column is read straight
+    /// from SQLite. The view is valid only inside `body`.
+    @inlinable
+    public func withRowColumns<Result>(_ body: (RowColumns) throws -> Result) rethrows -> Result {
+        try body(RowColumns(handle: columnHandle))
     }
 
     public func blob(at index: Int32) -> [UInt8] {
@@ -64,5 +74,39 @@ extension Statement {
         case SQLITE_FLOAT: .double(sqlite3_column_double(handle, index))
         default: .text(string(at: index))
         }
+    }
+}
+
+/// The columns of the row a statement is on (`Statement.withRowColumns`), read through the
+/// statement's handle without holding the statement: valid only while the statement is on
+/// the row, inside the `withRowColumns` body that made it.
+public struct RowColumns {
+    @usableFromInline let handle: OpaquePointer
+
+    @usableFromInline init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    @inlinable
+    public func int64(at index: Int32) -> Int64 {
+        sqlite3_column_int64(handle, index)
+    }
+
+    /// The column as an integer, nil for NULL. SQLite reads NULL as 0, so only a 0 asks for the
+    /// value's type: one call for most values instead of two.
+    @inlinable
+    public func optionalInt64(at index: Int32) -> Int64? {
+        let value = sqlite3_column_int64(handle, index)
+        if value != 0 { return value }
+        return sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : 0
+    }
+
+    /// Calls `body` with the column's UTF-8 bytes as SQLite holds them (nil for NULL): valid
+    /// only inside `body`. `sqlite3_column_text` itself tells NULL (a null pointer) from empty
+    /// text (a pointer to a zero byte), so no `sqlite3_column_type` goes before it.
+    @inlinable
+    public func withTextBytes<Result>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result) rethrows -> Result {
+        guard let text = sqlite3_column_text(handle, index) else { return try body(nil) }
+        return try body(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))))
     }
 }
