@@ -16,7 +16,7 @@ public protocol PreEncodingForwardSink: ForwardSink {
     /// How the records are encoded.
     var frameEncoder: RFC5424Encoder { get }
     /// Delivers a batch of `frameEncoder`'s frames, as `deliver(_:)` delivers records.
-    func deliver(encoded: [UInt8]) throws
+    func deliver(encoded: FrameBatch) throws
 }
 
 /// Why a delivery failed, and what the forwarder does about it.

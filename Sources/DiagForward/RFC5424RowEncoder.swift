@@ -10,10 +10,13 @@ import Glibc
 /// with the same error.
 final class RFC5424RowEncoder {
     let encoder: RFC5424Encoder
-    /// The batch's frames (`beginBatch` … `batchFrames`), kept from batch to batch. Each message
-    /// is written in place, behind room for a three-digit length (most of them have one); the
-    /// length goes there once the message is written.
-    private var frames = ByteWriter(capacity: 1 << 16)
+    /// The batch's frames (`beginBatch` … `takeBatch`). Each message is written in place,
+    /// behind room for a three-digit length (most of them have one); the length goes there once
+    /// the message is written.
+    private var frames: ByteWriter
+    private let buffers = FrameBufferPool()
+    /// A new buffer's size: a full batch of 2000 frames of ~425 bytes fits.
+    private static let bufferCapacity = 1 << 20
     private static let lengthRoom = 3
     private var scratch: [UInt8] = []
     /// `<PRI>1 ` for each message type code (`MessageType.rawValue`), in `prefixSlot`-byte
@@ -34,6 +37,7 @@ final class RFC5424RowEncoder {
 
     init(encoder: RFC5424Encoder) {
         self.encoder = encoder
+        frames = buffers.take(capacity: Self.bufferCapacity)
         scratch.reserveCapacity(64)
         priPrefixes.count = Self.prefixSlot * (Self.maximumCode + 1)
         for type in MessageType.allCases {
@@ -61,9 +65,11 @@ final class RFC5424RowEncoder {
         frames.count = 0
     }
 
-    /// The frames appended since `beginBatch`.
-    func batchFrames() -> [UInt8] {
-        Array(frames.bytes)
+    /// The frames appended since `beginBatch`, handed over without a copy.
+    func takeBatch() -> FrameBatch {
+        let batch = FrameBatch(writer: frames, pool: buffers)
+        frames = buffers.take(capacity: Self.bufferCapacity)
+        return batch
     }
 
     /// Appends the frame of the row `statement` is on to the batch; throws `ForwardStoreError`

@@ -40,13 +40,12 @@ public final class RFC5424TCPSink: PreEncodingForwardSink {
         var frames: [UInt8] = []
         frames.reserveCapacity(records.count * 512)
         for record in records { encoder.appendFrame(for: record, to: &frames) }
-        try deliver(encoded: frames)
+        try deliver(encoded: FrameBatch(frames))
     }
 
     public var frameEncoder: RFC5424Encoder { encoder }
 
-    public func deliver(encoded: [UInt8]) throws {
-        var frames = encoded
+    public func deliver(encoded frames: FrameBatch) throws {
         if let open = connection, open.isClosedByPeer {
             connection = nil
             replayPending = true
@@ -74,7 +73,7 @@ public final class RFC5424TCPSink: PreEncodingForwardSink {
             replayPending = !replay.isEmpty
             throw error
         }
-        replay.append(&frames, keeping: replayBytes + live.unacknowledgedBytes)
+        replay.append(frames, keeping: replayBytes + live.unacknowledgedBytes)
     }
 
     public func close() {
@@ -84,17 +83,15 @@ public final class RFC5424TCPSink: PreEncodingForwardSink {
 
 /// The last frames sent, whole batches, trimmed to a byte budget from the oldest.
 struct ReplayWindow {
-    private(set) var batches: [[UInt8]] = []
+    private(set) var batches: [FrameBatch] = []
     private var byteCount = 0
 
     var isEmpty: Bool { byteCount == 0 }
 
-    /// Keeps `frames` (leaving `frames` empty) and drops the oldest batches beyond `budget` bytes.
-    mutating func append(_ frames: inout [UInt8], keeping budget: Int) {
-        var kept: [UInt8] = []
-        swap(&kept, &frames)
-        byteCount += kept.count
-        batches.append(kept)
+    /// Keeps `frames` and drops the oldest batches beyond `budget` bytes.
+    mutating func append(_ frames: FrameBatch, keeping budget: Int) {
+        byteCount += frames.count
+        batches.append(frames)
         var drop = 0
         while drop < batches.count - 1, byteCount - batches[drop].count >= budget {
             byteCount -= batches[drop].count

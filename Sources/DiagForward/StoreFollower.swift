@@ -26,7 +26,7 @@ public final class StoreFollower {
         /// The records read, when read as records.
         public var records: [LogRecord] = []
         /// Their RFC 5424 frames, when read as frames (`read(after:limit:chunks:frames:)`).
-        public var frames: [UInt8]?
+        public var frames: FrameBatch?
         /// How many records the batch holds, in either form.
         public var count = 0
         public var end: ForwardPosition
@@ -69,7 +69,7 @@ public final class StoreFollower {
         let frameWriter = rowEncoder!
         frameWriter.beginBatch()
         var batch = try read(after: position, limit: limit, chunks: chunks, into: frameWriter)
-        batch.frames = frameWriter.batchFrames()
+        batch.frames = frameWriter.takeBatch()
         return batch
     }
 

@@ -58,13 +58,16 @@ final class TCPConnection {
         throw .retryable(reason: "cannot connect to \(host):\(port): \(reason)", after: nil)
     }
 
+    /// Writes every byte of the batch, waiting at most `timeout` seconds without progress.
+    func write(_ frames: FrameBatch, timeout: Double, cancellation: ForwardCancellation) throws(ForwardError) {
+        try frames.withBytes { (bytes) throws(ForwardError) in try write(bytes, timeout: timeout, cancellation: cancellation) }
+    }
+
     /// Writes every byte, waiting at most `timeout` seconds without progress.
-    func write(_ bytes: [UInt8], timeout: Double, cancellation: ForwardCancellation) throws(ForwardError) {
+    func write(_ bytes: UnsafeBufferPointer<UInt8>, timeout: Double, cancellation: ForwardCancellation) throws(ForwardError) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { buffer in
-                send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            }
+            let sent = send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
             if sent > 0 {
                 offset += sent
                 continue
