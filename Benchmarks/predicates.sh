@@ -99,6 +99,8 @@ for count in "${counts[@]}"; do
     d=$(mean "$work/d.json"); r=$(mean "$work/r.json")
     printf '%-10s %-8s %12.4f %12.4f %9s %10s  %s\n' "$count" window "$d" "$r" "$(ratio "$d" "$r")" \
         "$(rss_mib "$diag" show --info --debug --style ndjson --predicate "$window_predicate" "$store")" "diag < 0.020 s"
+    # Hyperfine's mean is the figure above; the spread shows how much one run's verdict depends on the machine's noise.
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; t=sorted(r["times"]); m, md = r["mean"] * 1e3, r["median"] * 1e3; print(f"{sys.argv[2]:<10} window   {len(t)} runs: mean {m:.1f} ms, median {md:.1f} ms, min {t[0]*1e3:.1f} ms, max {t[-1]*1e3:.1f} ms; {sum(x < 0.020 for x in t)} of {len(t)} under 20 ms")' "$work/d.json" "$count"
     same_count window "$window_predicate" "$window_rg"
     # The floor under the window figure: starting diag (loading its shared libraries) and nothing else.
     hyperfine --style none --warmup 3 --runs 20 --export-json "$work/v.json" "$diag --version" >/dev/null
