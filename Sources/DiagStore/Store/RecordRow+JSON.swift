@@ -53,7 +53,7 @@ extension RecordRow {
         json.integer(",\"signpostID\":", 19, &out)
         json.text(",\"signpostName\":", 20, &out)
         json.text(",\"signpostType\":", 21, &out)
-        if !statement.isNull(at: 22), !writeStoredMetadata(statement, to: &out) {
+        if writeStoredMetadata(statement, to: &out) == false {
             let metadata: [String: JSONValue]
             do {
                 metadata = try statement.withUTF8(at: 22) { try MetadataText.decode($0) }
@@ -71,9 +71,9 @@ extension RecordRow {
     }
 
     /// Copies the metadata text when it is already the writer's form (`CanonicalMetadata`);
-    /// false when it must be decoded and written again.
-    private static func writeStoredMetadata(_ statement: Statement, to out: inout ByteWriter) -> Bool {
-        statement.withUTF8(at: 22) { text in
+    /// false when it must be decoded and written again, nil when the column is NULL.
+    private static func writeStoredMetadata(_ statement: Statement, to out: inout ByteWriter) -> Bool? {
+        statement.withUTF8IfNotNull(at: 22) { text in
             guard CanonicalMetadata.isCanonical(text) else { return false }
             out.append(#","metadata":"#)
             out.append(text)
@@ -94,11 +94,13 @@ private struct RowJSON {
         }
     }
 
-    /// `key` and the column's integer, unless the column is NULL.
+    /// `key` and the column's integer, unless the column is NULL. SQLite reads a NULL as 0, so
+    /// the column's type is asked only for a 0 (one call instead of two for most columns).
     func integer(_ key: StaticString, _ column: Int32, _ out: inout ByteWriter) {
-        guard !statement.isNull(at: column) else { return }
+        let value = statement.int64(at: column)
+        guard value != 0 || !statement.isNull(at: column) else { return }
         out.append(key)
-        out.appendDigits(statement.int64(at: column))
+        out.appendDigits(value)
     }
 
     /// The column's text as a quoted JSON string; nil (nothing written) when it is NULL.
