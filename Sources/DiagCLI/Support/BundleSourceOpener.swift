@@ -5,7 +5,9 @@ import DiagQuery
 /// The bundle reader `diag show` and friends use for a bundle SOURCE: DiagBundle's, with a
 /// refused bundle (hostile, damaged, not a bundle) reported as bad input, exit status 65.
 struct BundleSourceOpener: BundleOpener {
-    let opener = BundleStoreOpener()
+    /// Made when a bundle is opened, not before: the cache's folder comes from the environment
+    /// and Foundation's URLs, 0.4 ms that a query of a store never needs.
+    var opener: BundleStoreOpener { BundleStoreOpener() }
 
     func openStore(inBundle path: String) throws -> any OpenedBundleStore {
         try reportingRefusals { try opener.open(path) }
