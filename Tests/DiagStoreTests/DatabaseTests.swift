@@ -5,6 +5,12 @@ import TestSupport
 @testable import DiagStore
 
 @Suite struct DatabaseTests {
+    @Test func anIOErrorNamesTheCallThatFailed() {
+        // "disk I/O error" alone does not say which: the extended code does.
+        #expect(SQLiteError(code: 522).description == "SQLite error 10 (extended 522): disk I/O error")
+        #expect(SQLiteError(code: 10).description == "SQLite error 10: disk I/O error")
+    }
+
     @Test func constraintErrorReadsLikeGRDBAndHidesBoundValues() throws {
         let folder = try TemporaryDirectory()
         let database = try Database(path: folder.file("t.sqlite").path)

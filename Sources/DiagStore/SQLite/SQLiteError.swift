@@ -30,6 +30,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 
     public var description: String {
         var text = "SQLite error \(code): \(message)"
+        // For an I/O error the extended code says which call failed (`SQLITE_IOERR_SHORT_READ` is
+        // 522), and SQLite's message ("disk I/O error") does not.
+        if code == SQLITE_IOERR, extendedCode != code { text = "SQLite error \(code) (extended \(extendedCode)): \(message)" }
         if let sql { text += " - while executing `\(sql)`" }
         return text
     }
