@@ -58,12 +58,16 @@ public struct DisplayZone: Sendable {
     /// `$TZ` (a leading `:` allowed) when it parses, else UTC. Read with `getenv`: building
     /// `ProcessInfo.environment`, every variable in a dictionary, took 0.2 ms of each `diag` run.
     public static func fromEnvironment() -> DisplayZone {
-        fromEnvironment(getenv("TZ").map { ["TZ": String(cString: $0)] } ?? [:])
+        fromTZ(getenv("TZ").map { String(cString: $0) })
     }
 
     /// The same, `environment` standing in for the process's.
     public static func fromEnvironment(_ environment: [String: String]) -> DisplayZone {
-        guard var value = environment["TZ"], !value.isEmpty else { return .utc }
+        fromTZ(environment["TZ"])
+    }
+
+    private static func fromTZ(_ text: String?) -> DisplayZone {
+        guard var value = text, !value.isEmpty else { return .utc }
         if value.hasPrefix(":") { value.removeFirst() }
         return DisplayZone(parsing: value) ?? .utc
     }

@@ -175,10 +175,8 @@ public final class RecordCursor {
                 continue
             }
             // The task boundaries inside this chunk, as fractions of its part of the window.
-            let first = Int(before / size) + 1
-            let boundaries = first < count ? Array(first..<count) : []
-            let cuts = boundaries.map { (Double($0) * size - before) / estimate }.filter { $0 > 0 && $0 < 1 }
             let firstTask = min(count - 1, Int(before / size))
+            let cuts = (firstTask + 1..<count).map { (Double($0) * size - before) / estimate }.filter { $0 > 0 && $0 < 1 }
             for (slice, index) in Self.slices(of: chunk, filter: filter, at: cuts) {
                 result.append((chunk, slice, min(count - 1, firstTask + index)))
             }

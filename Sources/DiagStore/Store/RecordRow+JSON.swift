@@ -94,11 +94,10 @@ private struct RowJSON {
         }
     }
 
-    /// `key` and the column's integer, unless the column is NULL. SQLite reads a NULL as 0, so
-    /// the column's type is asked only for a 0 (one call instead of two for most columns).
+    /// `key` and the column's integer, unless the column is NULL (`optionalInt64` asks the
+    /// column's type only for a 0).
     func integer(_ key: StaticString, _ column: Int32, _ out: inout ByteWriter) {
-        let value = statement.int64(at: column)
-        guard value != 0 || !statement.isNull(at: column) else { return }
+        guard let value = statement.optionalInt64(at: column) else { return }
         out.append(key)
         out.appendDigits(value)
     }

@@ -104,12 +104,11 @@ extension Statement {
         return try body(UnsafeBufferPointer(start: text, count: count))
     }
 
-    /// Lends the column's UTF-8 bytes, or returns nil for NULL without calling `body`: one call
-    /// into SQLite less than `isNull` then `withUTF8` (`sqlite3_column_text` gives no pointer
-    /// for NULL), for writers that read every column of every row.
+    /// Lends the column's UTF-8 bytes, or returns nil for NULL without calling `body`
+    /// (`RowColumns.withTextBytes`: one call into SQLite less than `isNull` then `withUTF8`),
+    /// for writers that read every column of every row.
     func withUTF8IfNotNull<T>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T? {
-        guard let text = sqlite3_column_text(handle, index) else { return nil }
-        return try body(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))))
+        try RowColumns(handle: handle).withTextBytes(at: index) { try $0.map(body) }
     }
 }
 
