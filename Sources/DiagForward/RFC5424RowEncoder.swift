@@ -136,12 +136,7 @@ final class RFC5424RowEncoder {
     private static func writeLength(frameStart start: Int, _ out: inout ByteWriter) {
         let messageStart = start + lengthRoom + 1
         let length = out.count - messageStart
-        var digits = 1
-        var power = 10
-        while length >= power {
-            digits += 1
-            power &*= 10
-        }
+        let digits = ByteWriter.decimalDigitCount(UInt64(length))
         if digits != lengthRoom {
             out.reserve(digits - lengthRoom)
             memmove(out.base + messageStart + digits - lengthRoom, out.base + messageStart, length)

@@ -65,14 +65,7 @@ public struct ByteWriter {
             count += 1
         }
         var magnitude = value.magnitude
-        var digits = 1
-        var threshold: UInt64 = 10
-        while magnitude >= threshold {
-            digits += 1
-            if digits == 20 { break }
-            threshold &*= 10
-        }
-        var position = count + digits
+        var position = count + Self.decimalDigitCount(magnitude)
         count = position
         let pairs = Self.digitPairs.utf8Start
         while magnitude >= 100 {
@@ -89,6 +82,18 @@ public struct ByteWriter {
         } else {
             base[position - 1] = UInt8(ascii: "0") + UInt8(magnitude)
         }
+    }
+
+    /// How many decimal digits `magnitude` has (1 for 0).
+    public static func decimalDigitCount(_ magnitude: UInt64) -> Int {
+        var digits = 1
+        var threshold: UInt64 = 10
+        while magnitude >= threshold {
+            digits += 1
+            if digits == 20 { break }
+            threshold &*= 10
+        }
+        return digits
     }
 
     /// "00", "01", … "99", one after the other.
