@@ -1,4 +1,5 @@
 import DiagModel
+import Foundation
 
 /// Sends records to a syslog receiver (rsyslog's `imtcp`, syslog-ng's `network()`) as RFC 5424
 /// messages with octet-counted framing over one TCP connection.
@@ -13,7 +14,7 @@ public final class RFC5424TCPSink: PreEncodingForwardSink {
     public let port: UInt16
     public let encoder: RFC5424Encoder
     /// The acknowledged bytes kept for sending again after a broken connection: at least the
-    /// receive buffer a receiver may hold unread (Linux autotunes it up to 6 MiB).
+    /// receive buffer a receiver may hold unread (`defaultReplayBytes`).
     public let replayBytes: Int
     private let cancellation: ForwardCancellation
     private let connectTimeout: Double
@@ -24,7 +25,7 @@ public final class RFC5424TCPSink: PreEncodingForwardSink {
     private var replayPending = false
 
     public init(
-        host: String, port: UInt16, encoder: RFC5424Encoder, replayBytes: Int = 8 << 20,
+        host: String, port: UInt16, encoder: RFC5424Encoder, replayBytes: Int = RFC5424TCPSink.defaultReplayBytes,
         connectTimeout: Double = 5, writeTimeout: Double = 60, cancellation: ForwardCancellation = ForwardCancellation()
     ) {
         self.host = host
@@ -78,6 +79,32 @@ public final class RFC5424TCPSink: PreEncodingForwardSink {
 
     public func close() {
         connection = nil
+    }
+
+    /// 8 MiB, or more when this machine lets a TCP receive buffer grow larger, up to 64 MiB: a
+    /// stalled receiver's kernel acknowledges (and a killed one drops) up to that much. Linux's
+    /// default maximum is 6 MiB, but some kernels set 32 MiB (`net.ipv4.tcp_rmem`, as on the
+    /// machine where the kill test lost 32,900 records behind an 8 MiB window). The receiver's
+    /// own maximum is not known from here; this machine's is the one loopback and most fleets
+    /// share.
+    public static let defaultReplayBytes = replayBytes(
+        receiveBufferLimit: TCPReceiveBufferLimit.maximum(ofSetting: try? String(contentsOfFile: "/proc/sys/net/ipv4/tcp_rmem", encoding: .utf8)))
+
+    /// The replay budget for a receive buffer limit (nil when unknown).
+    static func replayBytes(receiveBufferLimit: Int?) -> Int {
+        min(64 << 20, max(8 << 20, receiveBufferLimit ?? 0))
+    }
+}
+
+/// The largest TCP receive buffer Linux autotunes to: the third number of `net.ipv4.tcp_rmem`
+/// (`minimum default maximum`, in bytes).
+enum TCPReceiveBufferLimit {
+    /// The maximum from the setting's text; nil when the text is not three non-negative numbers.
+    static func maximum(ofSetting text: String?) -> Int? {
+        guard let fields = text?.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }), fields.count == 3 else { return nil }
+        let values = fields.compactMap { Int($0) }
+        guard values.count == 3, values.allSatisfy({ $0 >= 0 }) else { return nil }
+        return values[2]
     }
 }
 
