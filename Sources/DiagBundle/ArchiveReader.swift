@@ -103,11 +103,14 @@ private final class HashingFileSource {
 
     init(path: String) throws {
         self.path = path
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // A local until open: were every stored property set, this throw would run deinit, and
+        // the buffer would be freed twice.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             buffer.deallocate()
             throw BundleError.failure("cannot read \(path): \(String(cString: strerror(errno)))")
         }
+        self.descriptor = descriptor
     }
 
     deinit {

@@ -16,7 +16,10 @@ final class ClientSocket: @unchecked Sendable {
             throw DiagClientError("socket path '\(path)' is \(bytes.count) bytes; a Unix socket path must be 1…\(capacity - 1) bytes")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // A local until connected: once every stored property is set, a throw from this init runs
+        // deinit, which would close the descriptor a second time, and by then the number may
+        // belong to a file another thread has just opened (an SQLite database, say).
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw DiagClientError("cannot create a socket: \(String(cString: strerror(errno)))") }
         let result = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -28,6 +31,7 @@ final class ClientSocket: @unchecked Sendable {
             close(descriptor)
             throw DiagClientError("cannot connect to diagd at \(path): \(String(cString: strerror(code)))")
         }
+        self.descriptor = descriptor
     }
 
     deinit { close(descriptor) }

@@ -12,7 +12,10 @@ final class ListeningSocket {
         self.path = path
         let address = try SocketAddress(path: path)
         try Self.removeStaleSocket(at: path, address: address)
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // A local until listening: once every stored property is set, a throw runs deinit, which
+        // would close the descriptor a second time (by then perhaps another thread's file) and
+        // remove the path.
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .system("cannot create a Unix socket") }
         // The umask decides the mode bind gives the file; chmod right after keeps the window closed.
         let oldMask = umask(0o177)
@@ -38,6 +41,7 @@ final class ListeningSocket {
             Glibc.close(descriptor); unlink(path)
             throw .system("cannot listen on \(path)", errno: code)
         }
+        self.descriptor = descriptor
     }
 
     /// Waits up to `timeoutMilliseconds` for a client; nil on timeout or a passing error.

@@ -8,7 +8,9 @@ final class StoreLock {
 
     init(storeDirectory: String) throws(IngestError) {
         path = storeDirectory + "/diagd.lock"
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // A local until locked: a throw after every stored property is set runs deinit, which
+        // would close the descriptor again (by then perhaps another thread's file).
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .system("cannot open the lock file \(path)") }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
@@ -23,6 +25,7 @@ final class StoreLock {
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)
         _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        self.descriptor = descriptor
     }
 
     deinit { Glibc.close(descriptor) }

@@ -147,3 +147,21 @@ struct HostileArchiveTests {
         #expect(FileManager.default.fileExists(atPath: marker.path))
     }
 }
+
+/// An archive that cannot be opened is an error naming it, and nothing is freed twice on the way
+/// (the reader's buffer was, once: a throwing init whose stored properties are all set runs deinit).
+struct UnreadableArchiveTests {
+    @Test(arguments: ["missing.tar", "a-folder"])
+    func anArchiveThatCannotBeOpenedIsNamed(name: String) throws {
+        let folder = try TemporaryDirectory()
+        try FileManager.default.createDirectory(at: folder.file("a-folder"), withIntermediateDirectories: true)
+        let path = folder.file(name).path
+        for _ in 0..<3 {
+            #expect {
+                _ = try ArchiveReader(path: path)
+            } throws: { error in
+                "\(error)".contains(path)
+            }
+        }
+    }
+}
