@@ -1,4 +1,5 @@
 import CArchive
+import DiagStore
 import Foundation
 
 /// How a bundle's tar stream is compressed.
@@ -124,6 +125,23 @@ final class ArchiveWriter {
         try writeHeader(path: path, fileType: 0o100000, permissions: 0o644, size: size)
         let digest = try HashingReader.read(descriptor, size: size, sourceName: sourceName, adjust: adjust) { bytes in
             try writeData(bytes, entry: path)
+        }
+        startWriteback()
+        return BundleFileDigest(path: path, size: size, sha256: digest)
+    }
+
+    /// The same for the first `size` bytes of a database file read through its connection's own
+    /// file handle (`Database.mainFile()`), which must not change meanwhile.
+    @discardableResult
+    func addFile(_ path: String, from file: DatabaseFile, size: Int64,
+                 adjust: @escaping @Sendable (UnsafeMutableRawBufferPointer, Int64) -> Void = { _, _ in }) throws -> BundleFileDigest {
+        try writeHeader(path: path, fileType: 0o100000, permissions: 0o644, size: size)
+        let digest = try HashingReader.read(size: size, adjust: adjust, consume: { bytes in try writeData(bytes, entry: path) }) { bytes, offset in
+            do {
+                try file.read(into: bytes, at: offset)
+            } catch {
+                throw BundleError.failure("cannot read \(file.path) while it was archived: \(error)")
+            }
         }
         startWriteback()
         return BundleFileDigest(path: path, size: size, sha256: digest)

@@ -36,8 +36,31 @@ final class HashingReader: @unchecked Sendable {
         adjust: @escaping @Sendable (UnsafeMutableRawBufferPointer, Int64) -> Void,
         consume: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> String {
+        try read(size: size, adjust: adjust, consume: consume) { bytes, offset in
+            var count = 0
+            while count < bytes.count {
+                let got = pread(descriptor, bytes.baseAddress! + count, bytes.count - count, off_t(offset) + off_t(count))
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else {
+                    throw BundleError.failure(got < 0
+                        ? "cannot read \(sourceName): \(String(cString: strerror(errno)))"
+                        : "\(sourceName) shrank while it was archived (\(size - offset - Int64(count)) bytes missing)")
+                }
+                count += got
+            }
+        }
+    }
+
+    /// The same for a source read by `fill`, which fills the whole buffer it is given with the
+    /// bytes at the offset it is given, or throws; it runs on the reader thread.
+    static func read(
+        size: Int64,
+        adjust: @escaping @Sendable (UnsafeMutableRawBufferPointer, Int64) -> Void,
+        consume: (UnsafeRawBufferPointer) throws -> Void,
+        fill: @escaping @Sendable (UnsafeMutableRawBufferPointer, Int64) throws -> Void
+    ) throws -> String {
         let reader = HashingReader()
-        let thread = Thread { reader.produce(descriptor, size: size, sourceName: sourceName, adjust: adjust) }
+        let thread = Thread { reader.produce(size: size, fill: fill, adjust: adjust) }
         thread.start()
         defer { reader.stopAndWait() }
         while let (buffer, count) = try reader.nextFilled() {
@@ -52,7 +75,7 @@ final class HashingReader: @unchecked Sendable {
     }
 
     /// The reader thread's work: fill, adjust and hash each free buffer in turn.
-    private func produce(_ descriptor: Int32, size: Int64, sourceName: String,
+    private func produce(size: Int64, fill: (UnsafeMutableRawBufferPointer, Int64) throws -> Void,
                          adjust: (UnsafeMutableRawBufferPointer, Int64) -> Void) {
         var hasher = SHA256()
         var offset: Int64 = 0
@@ -63,22 +86,14 @@ final class HashingReader: @unchecked Sendable {
                 return stopped ? nil : free.removeFirst()
             }
             guard let buffer else { break }
-            let bytes = slice(buffer)
-            let wanted = Int(min(Int64(bytes.count), size - offset))
-            var count = 0
-            while count < wanted {
-                let got = pread(descriptor, bytes.baseAddress! + count, wanted - count, off_t(offset) + off_t(count))
-                if got < 0, errno == EINTR { continue }
-                guard got > 0 else {
-                    outcome = BundleError.failure(got < 0
-                        ? "cannot read \(sourceName): \(String(cString: strerror(errno)))"
-                        : "\(sourceName) shrank while it was archived (\(size - offset - Int64(count)) bytes missing)")
-                    break
-                }
-                count += got
+            let count = Int(min(Int64(Self.bufferSize), size - offset))
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: slice(buffer)[0..<count])
+            do {
+                try fill(chunk, offset)
+            } catch {
+                outcome = error
+                break
             }
-            if outcome != nil { break }
-            let chunk = UnsafeMutableRawBufferPointer(rebasing: bytes[0..<count])
             adjust(chunk, offset)
             hasher.update(UnsafeRawBufferPointer(chunk))
             offset += Int64(count)

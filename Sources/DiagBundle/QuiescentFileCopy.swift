@@ -37,25 +37,28 @@ struct SnapshotSource {
 /// the WAL and its -shm (where the locks are) exist and this process may write the -shm. Writers may go on
 /// appending to the WAL meanwhile: the copy is the state when the transaction began.
 /// Anything else (frames in the WAL, an unknown mode, a file replaced) is left to the backup API.
+///
+/// The bytes are read through the connection's own file handle (`Database.mainFile()`), never a
+/// descriptor of this code's: closing one would drop this process's locks on the file.
 enum QuiescentFileCopy {
     /// Copies `source` to `destination` (which must not exist) and returns true, or returns false
     /// without creating `destination` when a byte copy would not be consistent.
     static func copy(_ source: SnapshotSource, to destination: String) throws -> Bool {
-        try withQuiescentFile(source) { input, _ in
+        try withQuiescentFile(source) { input, size in
             let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard output >= 0 else {
                 throw BundleError.failure("cannot create \(destination): \(String(cString: strerror(errno)))")
             }
             defer { close(output) }
-            try copyBytes(from: input, named: source.database.path, to: output, named: destination)
+            try copyBytes(from: input, size: size, to: output, named: destination)
         }
     }
 
-    /// Runs `body` with a descriptor of the source's file, open for reading at offset 0, and its
-    /// size, inside a read transaction during which no one can change the file; returns true.
-    /// Returns false without calling `body` when SQLite does not guarantee that.
-    static func withQuiescentFile(_ source: SnapshotSource, _ body: (_ descriptor: Int32, _ size: Int64) throws -> Void) throws -> Bool {
-        guard let identity = source.identity else { return false }
+    /// Runs `body` with the source's file and its size, inside a read transaction during which
+    /// no one can change the file; returns true. Returns false without calling `body` when
+    /// SQLite does not guarantee that.
+    static func withQuiescentFile(_ source: SnapshotSource, _ body: (_ file: DatabaseFile, _ size: Int64) throws -> Void) throws -> Bool {
+        guard source.identity != nil else { return false }
         let database = source.database
         let mode = (try database.scalarText("PRAGMA journal_mode") ?? "").lowercased()
         guard ["wal", "delete", "truncate", "persist"].contains(mode) else { return false }
@@ -70,46 +73,35 @@ enum QuiescentFileCopy {
                   access(database.path + "-shm", R_OK | W_OK) == 0
             else { return false }
         }
-        let input = open(database.path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { return false }
-        defer { close(input) }
-        var status = stat()
-        guard fstat(input, &status) == 0, SnapshotSource.FileIdentity(status) == identity else { return false }
-        try body(input, Int64(status.st_size))
+        let file = try database.mainFile()
+        // The path must still name the file the connection reads, the -wal and -shm beside it.
+        guard try !file.hasMoved() else { return false }
+        try body(file, try file.size())
         return true
     }
 
-    /// Copies in the kernel (copy_file_range) where it can, else through a 1 MiB buffer.
-    private static func copyBytes(from input: Int32, named inputName: String, to output: Int32, named outputName: String) throws {
-        while true {
-            let copied = carchive_copy_file_range(input, output, 1 << 30)
-            if copied > 0 { continue }
-            if copied == 0 { return }
-            switch errno {
-            case EINTR: continue
-            case ENOSYS, EXDEV, EINVAL, EOPNOTSUPP, EPERM: break  // not for these files: copy in user memory
-            default: throw BundleError.failure("cannot copy \(inputName) to \(outputName): \(String(cString: strerror(errno)))")
-            }
-            break
-        }
+    /// Writes the first `size` bytes of `input` to `output`, 1 MiB at a time.
+    private static func copyBytes(from input: DatabaseFile, size: Int64, to output: Int32, named outputName: String) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 4096)
         defer { buffer.deallocate() }
-        while true {
-            let count = read(input, buffer.baseAddress, buffer.count)
-            guard count >= 0 else {
-                if errno == EINTR { continue }
-                throw BundleError.failure("cannot read \(inputName): \(String(cString: strerror(errno)))")
+        var offset: Int64 = 0
+        while offset < size {
+            let count = Int(min(Int64(buffer.count), size - offset))
+            do {
+                try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: offset)
+            } catch {
+                throw BundleError.failure("cannot copy \(input.path) to \(outputName): \(error)")
             }
-            guard count > 0 else { return }
-            var offset = 0
-            while offset < count {
-                let written = write(output, buffer.baseAddress! + offset, count - offset)
-                guard written > 0 else {
-                    if written < 0, errno == EINTR { continue }
+            var written = 0
+            while written < count {
+                let result = write(output, buffer.baseAddress! + written, count - written)
+                guard result > 0 else {
+                    if result < 0, errno == EINTR { continue }
                     throw BundleError.failure("cannot write \(outputName): \(String(cString: strerror(errno)))")
                 }
-                offset += written
+                written += result
             }
+            offset += Int64(count)
         }
     }
 }

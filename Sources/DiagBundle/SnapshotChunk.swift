@@ -40,9 +40,8 @@ struct SealedChunk {
     /// `PRAGMA journal_mode = DELETE` would; nil (nothing written) when that guarantee is not there.
     func archive(into writer: ArchiveWriter, entry: String) throws -> BundleFileDigest? {
         var digest: BundleFileDigest?
-        let streamed = try QuiescentFileCopy.withQuiescentFile(stream) { descriptor, size in
-            digest = try writer.addFile(entry, from: descriptor, size: size, sourceName: stream.database.path,
-                                        adjust: Self.useRollbackJournal)
+        let streamed = try QuiescentFileCopy.withQuiescentFile(stream) { file, size in
+            digest = try writer.addFile(entry, from: file, size: size, adjust: Self.useRollbackJournal)
         }
         return streamed ? digest : nil
     }

@@ -90,4 +90,46 @@ struct QuiescentFileCopyTests {
         try SQLiteSnapshot.copy(source, to: folder.file("copy.sqlite").path)
         #expect(try rows(folder.file("copy.sqlite").path).count == 100)
     }
+
+    /// The copy reads through the connection's own file handle: a descriptor of its own, once
+    /// closed, would drop every POSIX lock this process holds on the file, and another process
+    /// that then finds the file unused may switch it out of WAL mode and remove the -wal and
+    /// -shm under this process's open connections (sqlite.org/howtocorrupt.html, §2.2).
+    @Test func theCopyLeavesThisProcessItsLocksOnTheFile() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("source.sqlite").path
+        do { _ = try makeDatabase(path, journal: "WAL", rows: 600, checkpoint: true) }
+        let source = try SQLiteSnapshot.openSource(path)
+        #expect(try QuiescentFileCopy.copy(source, to: folder.file("copy.sqlite").path))
+        let streamed = try QuiescentFileCopy.withQuiescentFile(source) { file, size in
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(size), alignment: 8)
+            defer { buffer.deallocate() }
+            try file.read(into: buffer, at: 0)
+            #expect(buffer.load(fromByteOffset: 0, as: UInt8.self) == UInt8(ascii: "S"))
+        }
+        #expect(streamed)
+        // Another process finds the file in use: its switch to a rollback journal is refused.
+        let other = try run("/usr/bin/sqlite3", ["-cmd", ".timeout 0", path, "PRAGMA journal_mode = DELETE"])
+        #expect(!other.stdout.contains("delete"), "\(other.stdout) \(other.stderr)")
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(try source.database.scalarText("PRAGMA journal_mode") == "wal")
+        #expect(try source.database.scalarInt("SELECT count(*) FROM records") == 600)
+    }
+
+    @Test func readingPastTheEndOfTheFileIsAnError() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("source.sqlite").path
+        do { _ = try makeDatabase(path, journal: "DELETE", rows: 10, checkpoint: false) }
+        let database = try Database(path: path, options: .init(readOnly: true))
+        _ = try database.scalarInt("SELECT count(*) FROM records")
+        let file = try database.mainFile()
+        let size = try file.size()
+        #expect(size > 0 && size % 4096 == 0)
+        #expect(try !file.hasMoved())
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+        defer { buffer.deallocate() }
+        #expect(throws: SQLiteError.self) { try file.read(into: buffer, at: size - 100) }
+        #expect(rename(path, folder.file("moved.sqlite").path) == 0)
+        #expect(try file.hasMoved())
+    }
 }

@@ -76,14 +76,13 @@ struct SealedChunkStreamTests {
         let archive = folder.file("chunk.tar")
         var checkpoint: String?
         try makeArchive(archive, compression: .none) { archiveWriter in
-            let streamed = try QuiescentFileCopy.withQuiescentFile(chunk.stream) { descriptor, size in
+            let streamed = try QuiescentFileCopy.withQuiescentFile(chunk.stream) { file, size in
                 // Another connection writes and tries to fold its WAL into the file meanwhile.
                 try writer.execute("BEGIN")
                 for index in 0..<1_000 { try writer.execute("INSERT INTO records (message) VALUES (?)", ["later \(index)"]) }
                 try writer.execute("COMMIT")
                 checkpoint = try writer.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
-                try archiveWriter.addFile("top/chunk.sqlite", from: descriptor, size: size, sourceName: path,
-                                          adjust: SealedChunk.useRollbackJournal)
+                try archiveWriter.addFile("top/chunk.sqlite", from: file, size: size, adjust: SealedChunk.useRollbackJournal)
             }
             #expect(streamed)
         }
@@ -104,10 +103,9 @@ struct SealedChunkStreamTests {
         let chunk = try pin(path)
         let archive = folder.file("chunk.tar")
         try makeArchive(archive, compression: .none) { archiveWriter in
-            let streamed = try QuiescentFileCopy.withQuiescentFile(chunk.stream) { descriptor, size in
+            let streamed = try QuiescentFileCopy.withQuiescentFile(chunk.stream) { file, size in
                 for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
-                try archiveWriter.addFile("top/chunk.sqlite", from: descriptor, size: size, sourceName: path,
-                                          adjust: SealedChunk.useRollbackJournal)
+                try archiveWriter.addFile("top/chunk.sqlite", from: file, size: size, adjust: SealedChunk.useRollbackJournal)
             }
             #expect(streamed)
         }

@@ -23,22 +23,10 @@ static inline locale_t carchive_new_utf8_ctype_locale(void) {
     return newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
 }
 
-// copy_file_range(2) through syscall(2), which Swift cannot call (variadic), for the byte copies
-// of a bundle's snapshots: the kernel copies between the files without a pass through user
-// memory. -1 with errno ENOSYS where the system call is unknown.
 #include <errno.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
-
-static inline ssize_t carchive_copy_file_range(int input, int output, size_t length) {
-#ifdef SYS_copy_file_range
-    return (ssize_t)syscall(SYS_copy_file_range, input, (void *)0, output, (void *)0, length, 0u);
-#else
-    errno = ENOSYS;
-    return -1;
-#endif
-}
 
 // sync_file_range(2) with SYNC_FILE_RANGE_WRITE, which Swift does not see (_GNU_SOURCE only):
 // starts writing a file's dirty pages to the disk without waiting, so that the bundle's final
