@@ -48,13 +48,21 @@ final class ForwardReadAhead: @unchecked Sendable {
     }
 
 
-    /// The next batch, in order; nil once the forward is cancelled.
-    func next() -> StoreFollower.Batch? {
+    /// The next batch, in order; nil once the forward is cancelled. Calls `idle` (without the
+    /// lock) about once a second while none comes.
+    func next(whileWaiting idle: () -> Void = {}) -> StoreFollower.Batch? {
         condition.lock()
         defer { condition.unlock() }
+        var idleSince = ContinuousClock.now
         while queue.isEmpty {
             if cancellation.isCancelled { return nil }
             _ = condition.wait(until: Date().addingTimeInterval(0.1))
+            if queue.isEmpty, idleSince.duration(to: .now) >= .seconds(1) {
+                condition.unlock()
+                idle()
+                condition.lock()
+                idleSince = .now
+            }
         }
         let batch = queue.removeFirst()
         condition.broadcast()

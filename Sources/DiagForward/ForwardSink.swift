@@ -8,6 +8,15 @@ public protocol ForwardSink: AnyObject {
     func deliver(_ records: [LogRecord]) throws
     /// Releases the connection; a later `deliver` may open a new one.
     func close()
+    /// Called about once a second while no records wait to be delivered: a sink whose
+    /// connection can lose what it already sent checks it, and sends again what the receiver
+    /// lost. Throws `ForwardError` when it cannot yet (the forwarder tries again a second later).
+    func keepAlive() throws
+}
+
+extension ForwardSink {
+    /// Nothing to check: a delivery returns only once the receiver has the records.
+    public func keepAlive() throws {}
 }
 
 /// A sink that takes RFC 5424 frames: the forwarder writes them straight from the store's rows

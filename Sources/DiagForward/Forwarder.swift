@@ -85,7 +85,7 @@ public final class Forwarder: Sendable {
             reader.startReading()
             var failingSince: Date?
             var lastSave = ContinuousClock.now
-            while let batch = reader.next() {
+            while let batch = reader.next(whileWaiting: { keepAlive(work.sink, failingSince: &failingSince) }) {
                 account(batch)
                 if batch.count > 0 {
                     guard deliver(batch, with: work.sink, failingSince: &failingSince) else { break }
@@ -136,6 +136,25 @@ public final class Forwarder: Sendable {
                 sleep(seconds: wait)
                 if cancellation.isCancelled { return false }
                 backOff = min(backOff * 2, maximumBackOff)
+            }
+        }
+    }
+
+    /// While the forward has caught up: lets the sink check its connection and send again what a
+    /// receiver that died meanwhile lost (`ForwardSink.keepAlive`). A failure is reported once,
+    /// like a failed delivery, and tried again a second later.
+    private func keepAlive(_ sink: any ForwardSink, failingSince: inout Date?) {
+        do {
+            try sink.keepAlive()
+            if let since = failingSince {
+                report(.default, "forward \(destination): the receiver takes records again after \(Int(Date().timeIntervalSince(since))) s; sent again what it may have lost")
+                failingSince = nil
+            }
+        } catch {
+            if cancellation.isCancelled { return }
+            if failingSince == nil {
+                failingSince = Date()
+                report(.error, "forward \(destination): \(error); the records it may have lost are sent again once it is back")
             }
         }
     }

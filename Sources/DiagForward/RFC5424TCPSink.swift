@@ -47,9 +47,35 @@ public final class RFC5424TCPSink: PreEncodingForwardSink {
     public var frameEncoder: RFC5424Encoder { encoder }
 
     public func deliver(encoded frames: FrameBatch) throws {
+        let live = try connectAndReplay()
+        do {
+            try live.write(frames, timeout: writeTimeout, cancellation: cancellation)
+        } catch {
+            connection = nil
+            replayPending = !replay.isEmpty
+            throw error
+        }
+        replay.append(frames, keeping: replayBytes + live.unacknowledgedBytes)
+    }
+
+    public func close() {
+        connection = nil
+    }
+
+    /// While nothing new is sent: a receiver that died or restarted since the last batch lost
+    /// what its kernel had taken for it, and a forward that has caught up would otherwise send
+    /// it again only with the next record, whenever one comes. Reconnects and sends the replay
+    /// window now.
+    public func keepAlive() throws {
+        guard connection != nil || replayPending else { return }
+        _ = try connectAndReplay()
+    }
+
+    /// The open connection, after a broken one is replaced and sent the replay window first.
+    private func connectAndReplay() throws -> TCPConnection {
         if let open = connection, open.isClosedByPeer {
             connection = nil
-            replayPending = true
+            replayPending = !replay.isEmpty
         }
         let live: TCPConnection
         if let open = connection {
@@ -63,22 +89,16 @@ public final class RFC5424TCPSink: PreEncodingForwardSink {
             }
             connection = live
         }
-        do {
-            if replayPending {
+        if replayPending {
+            do {
                 for frames in replay.batches { try live.write(frames, timeout: writeTimeout, cancellation: cancellation) }
-                replayPending = false
+            } catch {
+                connection = nil
+                throw error
             }
-            try live.write(frames, timeout: writeTimeout, cancellation: cancellation)
-        } catch {
-            connection = nil
-            replayPending = !replay.isEmpty
-            throw error
+            replayPending = false
         }
-        replay.append(frames, keeping: replayBytes + live.unacknowledgedBytes)
-    }
-
-    public func close() {
-        connection = nil
+        return live
     }
 
     /// 8 MiB, or more when this machine lets a TCP receive buffer grow larger, up to 64 MiB: a

@@ -83,6 +83,27 @@ import TestSupport
         #expect(missing.isEmpty, "\(missing.count) records never arrived, e.g. \(missing.sorted().prefix(5))")
     }
 
+    /// The same when the forward has caught up before the receiver dies: every record sits in the
+    /// dead receiver's kernel, nothing more is logged, and the forward must notice the broken
+    /// connection by itself (it once waited for the next record to do so).
+    @Test func receiverKilledAfterTheForwardCaughtUpGetsTheRecordsAgain() throws {
+        let rsyslog = try RsyslogReceiver()
+        let daemon = try ForwardingDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(rsyslog.port)"])
+        // Stopped before the forward connects: the kernel still completes the connection and
+        // takes the frames into its buffers for the stopped receiver.
+        rsyslog.send(signal: SIGSTOP)
+        // 3,000 frames of about 450 bytes: far less than the stalled receiver's socket buffers take.
+        let padding = String(repeating: "z", count: 200)
+        try daemon.send((0..<3_000).map { recordLine(tag: "caught-up", index: $0, message: padding) })
+        usleep(1_500_000)
+        rsyslog.send(signal: SIGKILL)
+        #expect(rsyslog.indexes(tagged: "caught-up").isEmpty, "the stalled receiver wrote nothing")
+        try rsyslog.start()
+        rsyslog.wait(seconds: 60) { Set(rsyslog.indexes(tagged: "caught-up")).count == 3_000 }
+        let missing = Set(0..<3_000).subtracting(rsyslog.indexes(tagged: "caught-up"))
+        #expect(missing.isEmpty, "\(missing.count) records never arrived, e.g. \(missing.sorted().prefix(5))")
+    }
+
     @Test func killedDaemonResumesFromItsCursor() throws {
         let rsyslog = try RsyslogReceiver()
         let daemon = try ForwardingDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(rsyslog.port)"])
