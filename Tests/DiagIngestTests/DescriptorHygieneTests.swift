@@ -91,20 +91,25 @@ struct DescriptorHygieneTests {
         #expect(probeReport.contains("of a descriptor that was not open"), "\(probeReport)")
     }
 
+    /// Runs a failure path under the watcher: it must fail saying `message`, and close no
+    /// descriptor that was not open.
+    static func expectRefusalClosingEachDescriptorOnce(_ product: String, _ arguments: [String], saying message: String,
+                                                       in folder: TemporaryDirectory) throws {
+        let shim = try buildShim(in: folder)
+        let (output, report) = try runWatched(BuiltProducts.path(product), arguments, shim: shim, log: folder.file("close.log"))
+        #expect(output.status != 0)
+        #expect(output.stderr.contains(message), "\(output.stderr)")
+        #expect(report.isEmpty, "\(report)")
+    }
+
     @Test func aClientThatCannotConnectClosesItsSocketOnce() throws {
         let folder = try TemporaryDirectory()
-        let shim = try Self.buildShim(in: folder)
-        let (output, report) = try Self.runWatched(
-            BuiltProducts.path("diag"), ["stream", "--socket", folder.file("nobody-listens.sock").path],
-            shim: shim, log: folder.file("close.log"))
-        #expect(output.status != 0)
-        #expect(output.stderr.contains("cannot connect to diagd"), "\(output.stderr)")
-        #expect(report.isEmpty, "\(report)")
+        try Self.expectRefusalClosingEachDescriptorOnce(
+            "diag", ["stream", "--socket", folder.file("nobody-listens.sock").path], saying: "cannot connect to diagd", in: folder)
     }
 
     @Test func aDaemonRefusedTheStoreLockClosesItOnce() throws {
         let folder = try TemporaryDirectory()
-        let shim = try Self.buildShim(in: folder)
         let store = folder.file("store")
         try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
         // This process holds the lock another diagd would hold.
@@ -112,24 +117,14 @@ struct DescriptorHygieneTests {
         #expect(holder >= 0)
         defer { close(holder) }
         #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)
-        let (output, report) = try Self.runWatched(
-            BuiltProducts.path("diagd"), ["--store", store.path, "--socket", folder.file("d.sock").path],
-            shim: shim, log: folder.file("close.log"))
-        #expect(output.status != 0)
-        #expect(output.stderr.contains("already running on the store"), "\(output.stderr)")
-        #expect(report.isEmpty, "\(report)")
+        try Self.expectRefusalClosingEachDescriptorOnce(
+            "diagd", ["--store", store.path, "--socket", folder.file("d.sock").path], saying: "already running on the store", in: folder)
     }
 
     @Test func aDaemonThatCannotBindClosesItsSocketOnce() throws {
         let folder = try TemporaryDirectory()
-        let shim = try Self.buildShim(in: folder)
-        let (output, report) = try Self.runWatched(
-            BuiltProducts.path("diagd"),
-            // Nothing may create a file in /sys, root included.
-            ["--store", folder.file("store").path, "--socket", "/sys/diagd-test.sock"],
-            shim: shim, log: folder.file("close.log"))
-        #expect(output.status != 0)
-        #expect(output.stderr.contains("cannot bind the socket"), "\(output.stderr)")
-        #expect(report.isEmpty, "\(report)")
+        // Nothing may create a file in /sys, root included.
+        try Self.expectRefusalClosingEachDescriptorOnce(
+            "diagd", ["--store", folder.file("store").path, "--socket", "/sys/diagd-test.sock"], saying: "cannot bind the socket", in: folder)
     }
 }
