@@ -110,6 +110,11 @@ for count in "${counts[@]}"; do
         f=$(mean "$work/f.json"); l=$(mean "$work/l.json")
         printf '%-10s %-8s %12.4f %12.4f %12s %9s\n' "$count" "$name" "$f" "$l" "$lines" "$(ratio "$f" "$l")"
     done
-    rate=$(python3 -c "print(f'{$count / $load_seconds:,.0f}')")
-    printf '%-10s %-8s %12s   %s records/s %s\n' "$count" load "$load_seconds" "$rate" "$load_note"
+    if [ -n "$load_note" ]; then
+        # A bundle loaded by an earlier run (WORK kept) loads nothing now: no rate to print.
+        printf '%-10s %-8s %12s   %s\n' "$count" load - "$load_note; start with an empty WORK (or database) to time the load"
+    else
+        rate=$(python3 -c "print(f'{$count / $load_seconds:,.0f}')")
+        printf '%-10s %-8s %12s   %s records/s\n' "$count" load "$load_seconds" "$rate"
+    fi
 done
