@@ -23,17 +23,16 @@ public enum BuiltProducts {
         directory.appendingPathComponent(name).path
     }
 
-    /// The corpus of real logs in `../shared/corpus`, found upward from this source file.
-    public static func corpusFile(_ name: String, filePath: String = #filePath) -> String? {
-        var url = URL(fileURLWithPath: filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            for candidate in ["shared/corpus/loghub", "../shared/corpus/loghub"] {
-                let file = url.appendingPathComponent(candidate).appendingPathComponent(name).standardized
-                if FileManager.default.fileExists(atPath: file.path) { return file.path }
-            }
-        }
-        return nil
+    /// The repository's test fixtures (`Tests/Fixtures`), found from this source file.
+    public static var fixturesDirectory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures")
+    }
+
+    /// A real log of the loghub samples vendored in `Tests/Fixtures/loghub` (README there).
+    public static func corpusFile(_ name: String) -> String? {
+        let file = fixturesDirectory.appendingPathComponent("loghub").appendingPathComponent(name)
+        return FileManager.default.fileExists(atPath: file.path) ? file.path : nil
     }
 }
 
