@@ -45,11 +45,11 @@ let package = Package(
         // start-up time is part of every query's).
         .target(name: "DiagForwardHTTP", dependencies: ["DiagForward", "DiagModel"]),
         // The ingestion daemon's server side.
-        .target(name: "DiagIngest", dependencies: ["DiagModel", "DiagStore", "DiagPredicate", "DiagForward"]),
+        .target(name: "DiagIngest", dependencies: ["DiagModel", "DiagStore", "DiagPredicate", "DiagForward", "DiagProtocol"]),
         // What components link to log; no C dependency.
         .target(name: "DiagClient", dependencies: ["DiagModel", "DiagProtocol"]),
         // Bundles: tar archives through libarchive, manifests, summaries, report.
-        .target(name: "DiagBundle", dependencies: ["DiagModel", "DiagStore", "DiagQuery", "DiagOutput", "DiagPredicate", "CArchive"]),
+        .target(name: "DiagBundle", dependencies: ["DiagModel", "DiagStore", "DiagQuery", "DiagOutput", "DiagPredicate", "DiagProtocol", "CArchive"]),
         // Many bundles in PostgreSQL: loading, the predicate translated to PostgreSQL SQL, stats.
         .target(name: "DiagFleet", dependencies: ["DiagModel", "DiagPredicate", "DiagQuery", "DiagOutput", "DiagBundle", "CLibPQ"]),
         // The `diag` commands.
@@ -81,7 +81,7 @@ let package = Package(
         ]),
         .executableTarget(name: "diagd", dependencies: ["DiagIngest", "DiagCommandLine", "DiagForward", "DiagForwardHTTP", "DiagProtocol"]),
         // Load client and bare-SQLite reference for the ingestion benchmark.
-        .executableTarget(name: "diag-bench-ingest", dependencies: ["DiagModel", "DiagStore", "DiagClient", "DiagGenerator"]),
+        .executableTarget(name: "diag-bench-ingest", dependencies: ["DiagModel", "DiagStore", "DiagClient", "DiagGenerator", "DiagProtocol"]),
 
         // The sample sync system: four real processes logging through DiagClient into diagd.
         .target(name: "SyncDemoKit", dependencies: ["DiagClient", "DiagStore", "DiagModel", "DiagCommandLine"], path: "samples/SyncDemo/SyncDemoKit"),
