@@ -9,7 +9,7 @@ import TestSupport
         let examples = try ReferenceExample.all(labelled: .accepted)
         #expect(examples.count >= 25, "docs/PREDICATES.md holds only \(examples.count) `predicate` blocks")
         for example in examples {
-            let output = try diag(["predicate", "check"] + example.arguments + [example.predicate])
+            let output = try diag(["predicate", "check"] + example.arguments + [example.predicate], environment: example.environment)
             #expect(output.status == 0, "line \(example.line): \(output.stderr)")
             #expect(output.stderr == "", "line \(example.line)")
             if let expected = example.expectedOutput {
@@ -22,7 +22,7 @@ import TestSupport
         let examples = try ReferenceExample.all(labelled: .refused)
         #expect(examples.count >= 50, "docs/PREDICATES.md holds only \(examples.count) `predicate-error` blocks")
         for example in examples {
-            let output = try diag(["predicate", "check"] + example.arguments + [example.predicate])
+            let output = try diag(["predicate", "check"] + example.arguments + [example.predicate], environment: example.environment)
             #expect(output.status == 65, "line \(example.line): accepted as \(output.stdout)")
             #expect(output.stdout == "", "line \(example.line)")
             #expect(output.stderr.hasPrefix("Error: ") && output.stderr.contains("^"), "line \(example.line): \(output.stderr)")
@@ -36,7 +36,7 @@ import TestSupport
         let examples = try ReferenceExample.all(labelled: .explained)
         #expect(examples.count >= 5, "docs/PREDICATES.md holds only \(examples.count) `predicate-explain` blocks")
         for example in examples {
-            let output = try diag(["predicate", "explain"] + example.arguments + [example.predicate])
+            let output = try diag(["predicate", "explain"] + example.arguments + [example.predicate], environment: example.environment)
             #expect(output.status == 0, "line \(example.line): \(output.stderr)")
             #expect(example.expectedOutput != nil, "line \(example.line): a predicate-explain block needs its output block")
             if let expected = example.expectedOutput {
@@ -105,6 +105,9 @@ private struct ReferenceExample {
     }
 
     var predicate: String
+    /// The words after the label: the leading `NAME=VALUE` ones are the command's environment
+    /// (beside `diag()`'s TZ=UTC), the others its arguments before the predicate.
+    var environment: [String: String]
     var arguments: [String]
     var line: Int
     /// What the command prints (standard output, or standard error for an error), with its final line break.
@@ -121,7 +124,11 @@ private struct ReferenceExample {
             let block = blocks[index]
             let next = index + 1 < blocks.count ? blocks[index + 1] : nil
             let output = next.flatMap { $0.label == "output" && $0.followsPreviousDirectly ? $0.body + "\n" : nil }
-            return ReferenceExample(predicate: block.body, arguments: block.arguments, line: block.line, expectedOutput: output)
+            let settings = block.arguments.prefix { !$0.hasPrefix("-") && $0.contains("=") }
+            let environment = Dictionary(settings.map { ($0.prefix { $0 != "=" }.description, $0.drop { $0 != "=" }.dropFirst().description) }) { $1 }
+            return ReferenceExample(
+                predicate: block.body, environment: environment, arguments: Array(block.arguments.dropFirst(settings.count)),
+                line: block.line, expectedOutput: output)
         }
     }
 }
