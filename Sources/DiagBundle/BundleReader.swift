@@ -1,3 +1,4 @@
+import DiagModel
 import Foundation
 
 /// A bundle ready to read: its top folder on disk and its manifest.
@@ -32,12 +33,22 @@ public enum BundleReader {
             throw BundleError.badInput("no bundle at \(path)")
         }
         if isDirectory.boolValue {
-            let root = try topFolder(in: URL(fileURLWithPath: path, isDirectory: true))
-            return OpenedBundle(root: root, manifest: try readManifest(root), archiveSHA256: nil)
+            let folder = URL(fileURLWithPath: path, isDirectory: true)
+            try BundleFolderCheck.check(folder)
+            let root = try topFolder(in: folder)
+            let manifest = try readManifest(root)
+            try ForeignStore.admit(bundleRoot: root, migrate: false) {
+                TerminalText.escaped(root.appendingPathComponent(BundleLayout.logStore).appendingPathComponent($0).path)
+            }
+            return OpenedBundle(root: root, manifest: manifest, archiveSHA256: nil)
         }
         let (folder, sha) = try cache.unpack(path) { unpacked, digests in
             let root = try topFolder(in: unpacked)
             try checkDigests(of: try readManifest(root), against: digests, top: root.lastPathComponent, archive: path)
+            let top = root.lastPathComponent
+            try ForeignStore.admit(bundleRoot: root, migrate: true) {
+                "refusing \(TerminalText.escaped(path)): entry '\(TerminalText.escaped("\(top)/\(BundleLayout.logStore)/\($0)"))'"
+            }
         }
         let root = try topFolder(in: folder)
         return OpenedBundle(root: root, manifest: try readManifest(root), archiveSHA256: sha)
