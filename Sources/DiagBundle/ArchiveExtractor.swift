@@ -1,3 +1,4 @@
+import DiagModel
 import Foundation
 
 /// Bounds on what an archive may unpack to, against decompression bombs.
@@ -90,12 +91,12 @@ struct ArchiveExtractor {
             throw refusal(archivePath, header.rawPath, "its name is not valid UTF-8")
         }
         if let target = header.hardlinkTarget {
-            throw refusal(archivePath, path, "it is a hard link (to '\(target)'); only files and folders are accepted")
+            throw refusal(archivePath, path, "it is a hard link (to '\(TerminalText.escaped(target))'); only files and folders are accepted")
         }
         switch header.fileType {
         case 0o100000, 0o040000: break
         case 0o120000:
-            throw refusal(archivePath, path, "it is a symbolic link (to '\(header.symlinkTarget ?? "")'); only files and folders are accepted")
+            throw refusal(archivePath, path, "it is a symbolic link (to '\(TerminalText.escaped(header.symlinkTarget ?? ""))'); only files and folders are accepted")
         case 0o020000, 0o060000:
             throw refusal(archivePath, path, "it is a device; only files and folders are accepted")
         case 0o010000:
@@ -142,6 +143,6 @@ struct ArchiveExtractor {
     }
 
     private func refusal(_ archivePath: String, _ entry: String, _ reason: String) -> BundleError {
-        .badInput("refusing \(archivePath): entry '\(entry)': \(reason)")
+        .badInput("refusing \(TerminalText.escaped(archivePath)): entry '\(TerminalText.escaped(entry))': \(reason)")
     }
 }

@@ -82,14 +82,14 @@ public enum BundleReader {
             let key = "\(top)/\(file.path)"
             unlisted.remove(key)
             guard let found = digests[key] else {
-                throw BundleError.badInput("refusing \(archive): entry '\(key)' is listed in the manifest but missing")
+                throw BundleError.badInput("refusing \(archive): entry '\(TerminalText.escaped(key))' is listed in the manifest but missing")
             }
             guard found.size == file.size, found.sha256 == file.sha256 else {
-                throw BundleError.badInput("refusing \(archive): entry '\(key)' does not match the manifest (size \(found.size), SHA-256 \(found.sha256); manifest says size \(file.size), SHA-256 \(file.sha256))")
+                throw BundleError.badInput("refusing \(archive): entry '\(TerminalText.escaped(key))' does not match the manifest (size \(found.size), SHA-256 \(found.sha256); manifest says size \(file.size), SHA-256 \(file.sha256))")
             }
         }
         if let extra = unlisted.sorted().first {
-            throw BundleError.badInput("refusing \(archive): entry '\(extra)' is not listed in the manifest")
+            throw BundleError.badInput("refusing \(archive): entry '\(TerminalText.escaped(extra))' is not listed in the manifest")
         }
     }
 

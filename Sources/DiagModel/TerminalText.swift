@@ -47,7 +47,7 @@ public enum TerminalText {
         return result
     }
 
-    static func needsEscape(_ scalar: Unicode.Scalar, keepingNewlines: Bool) -> Bool {
+    public static func needsEscape(_ scalar: Unicode.Scalar, keepingNewlines: Bool) -> Bool {
         switch scalar.value {
         case 0x09: false
         case 0x0A: !keepingNewlines
@@ -56,7 +56,7 @@ public enum TerminalText {
         }
     }
 
-    private static func hex(_ value: UInt32) -> String {
+    public static func hex(_ value: UInt32) -> String {
         let digits = Array("0123456789ABCDEF")
         return String([digits[Int(value >> 4) & 0xF], digits[Int(value) & 0xF]])
     }
