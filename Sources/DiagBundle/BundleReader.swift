@@ -95,9 +95,19 @@ public enum BundleReader {
 
     static func readManifest(_ root: URL) throws -> BundleManifest {
         let url = root.appendingPathComponent(BundleManifest.fileName)
+        var status = stat()
+        guard lstat(url.path, &status) == 0 else {
+            throw BundleError.badInput("cannot read \(TerminalText.escaped(url.path)): \(String(cString: strerror(errno)))")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw BundleError.badInput("\(TerminalText.escaped(url.path)) is not a regular file")
+        }
+        guard status.st_size <= BundleManifest.maximumFileSize else {
+            throw BundleError.badInput("\(TerminalText.escaped(url.path)): \(status.st_size) bytes, over the bound of \(BundleManifest.maximumFileSize) bytes for a manifest")
+        }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw BundleError.badInput("cannot read \(url.path): \(error.localizedDescription)")
+            throw BundleError.badInput("cannot read \(TerminalText.escaped(url.path)): \(error.localizedDescription)")
         }
         return try BundleManifest(jsonData: data, source: "\(root.lastPathComponent)/\(BundleManifest.fileName)")
     }

@@ -12,7 +12,7 @@ import Foundation
 /// a fresh chunk its rows are copied into: never migrated in place, never with its own schema.
 enum ForeignStore {
     /// The largest `Info.json` read: a store of a million chunks needs less than half of it.
-    static let maximumInfoSize: Int64 = 16 << 20
+    static let maximumInfoSize = StoreInfo.maximumFileSize
 
     /// Checks the store under `root` (a bundle's top folder). `migrate` replaces version-1 chunks
     /// (only in a folder the cache owns, before it is published); otherwise they are refused.
