@@ -5,7 +5,8 @@
 SWIFT ?= swift
 # zlib1g-dev: gzip bodies for OTLP/HTTP; libpq-dev, postgresql(-contrib for pg_trgm) and rsyslog:
 # `diag fleet` and forwarding, whose tests start a real PostgreSQL 15 and a real rsyslogd.
-APT_PACKAGES := libsqlite3-dev libarchive-dev sqlite3 zstd zlib1g-dev libpq-dev postgresql postgresql-contrib rsyslog
+# chromium: ReportTriageTests checks report.html's DOM after its script ran (headless --dump-dom).
+APT_PACKAGES := libsqlite3-dev libarchive-dev sqlite3 zstd zlib1g-dev libpq-dev postgresql postgresql-contrib rsyslog chromium
 BENCH_PACKAGES := hyperfine ripgrep time
 FUZZ_SECONDS ?= 30
 CONFIG ?= release

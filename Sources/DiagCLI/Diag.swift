@@ -10,6 +10,7 @@ public struct Diag: ParsableCommand {
         version: "diag \(version)",
         subcommands: [
             ShowCommand.self,
+            SignpostsCommand.self,
             StreamCommand.self,
             StatsCommand.self,
             ImportCommand.self,

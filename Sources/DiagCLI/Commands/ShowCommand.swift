@@ -53,6 +53,12 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "Show only records logged by this sender (library or module).", valueName: "name")
     var sender: [String]
 
+    @Flag(help: "Include signposts (eventType signpostEvent), as log show --signpost; left out by default.")
+    var signpost: Bool
+
+    @Flag(name: "no-signpost", help: "Leave signposts out (the default).")
+    var noSignpost: Bool
+
     @Option(help: "Show only the records of this activity, across processes: its identifier in decimal or 0x hex, as the Activity column shows it.", valueName: "id")
     var activity: String?
 
@@ -88,6 +94,7 @@ struct ShowCommand: ParsableCommand {
             throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
         }
         boundVariables = try VariableArguments.parse(variables)
+        try SignpostArgument.validate(signpost: signpost, noSignpost: noSignpost)
         if let activity {
             guard let identifier = ActivityArgument.identifier(activity) else {
                 throw ValidationError("The value '\(activity)' is invalid for '--activity <id>'; accepted: a decimal number or 0x followed by hex digits, like 0x1a2b")
@@ -107,7 +114,9 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         Self.keepFreedMemory()
-        let predicateText = ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier)
+        let predicateText = SignpostArgument.restrict(
+            ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier),
+            includeSignposts: signpost)
         let querySources = try SourceArguments.resolve(sources)
         let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
         let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables) }
