@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "DiagPredicate", dependencies: ["DiagModel"]),
         // Runs a predicate over any source (store, plain files): the plan in SQL, the rest in Swift.
         .target(name: "DiagQuery", dependencies: ["DiagModel", "DiagStore", "DiagImport", "DiagPredicate"]),
+        // Message patterns: the online miner, its masks, the matcher and the diff of two sides.
+        .target(name: "DiagPatterns", dependencies: ["DiagModel"]),
         // `log show` output styles.
         .target(name: "DiagOutput", dependencies: ["DiagModel"]),
         // Argument parsing and help in the style of swift-argument-parser.
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "DiagCLI", dependencies: [
             "DiagModel", "DiagStore", "DiagImport", "DiagGenerator", "DiagPredicate",
             "DiagQuery", "DiagOutput", "DiagCommandLine", "DiagIngest", "DiagClient", "DiagBundle",
-            "DiagForward", "DiagFleet",
+            "DiagForward", "DiagFleet", "DiagPatterns",
         ]),
         // Linked with the Swift runtime and Foundation inside (as `--static-swift-stdlib` does):
         // resolving their symbols across thirty shared libraries took about 5 ms of every run,
@@ -100,6 +102,7 @@ let package = Package(
         .testTarget(name: "DiagGeneratorTests", dependencies: ["DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagPredicateTests", dependencies: ["DiagPredicate", "DiagGenerator", "DiagStore", "TestSupport"]),
         .testTarget(name: "DiagQueryTests", dependencies: ["DiagQuery", "DiagGenerator", "TestSupport"]),
+        .testTarget(name: "DiagPatternsTests", dependencies: ["DiagPatterns", "TestSupport"]),
         .testTarget(name: "DiagOutputTests", dependencies: ["DiagOutput", "TestSupport"]),
         .testTarget(name: "DiagCommandLineTests", dependencies: ["DiagCommandLine", "TestSupport"]),
         .testTarget(name: "DiagIngestTests", dependencies: ["DiagIngest", "DiagClient", "TestSupport", "diagd"]),
