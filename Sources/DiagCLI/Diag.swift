@@ -12,6 +12,8 @@ public struct Diag: ParsableCommand {
             ShowCommand.self,
             StreamCommand.self,
             StatsCommand.self,
+            PatternsCommand.self,
+            DiffCommand.self,
             ImportCommand.self,
             IndexCommand.self,
             GenerateCommand.self,
