@@ -4,7 +4,7 @@
 /// One default for every log, no per-dataset settings. A part of a word is variable when it
 /// holds a digit (numbers, hex, UUIDs, IPv4 and IPv6 addresses, host:port, times, dates,
 /// durations and sizes with units, identifiers like blk_-42 or attempt_01_m_5), when it is a
-/// path or URL (`/var/log`, `~/x`, `http://h/p`), the value of a `key=value`, or a quoted
+/// path or URL (`/var/log`, `~/x`, `run/a.sock`, `http://h/p`), the value of a `key=value`, or a quoted
 /// value of one word. Runs of variables separated only by punctuation become one `<*>`, and so
 /// do runs of variable words, so that `12:00:01.5` and `1 2 3` are one variable whatever
 /// their length.
@@ -105,6 +105,13 @@ public enum MessageMasker {
         if first == UInt8(ascii: "~") || first == UInt8(ascii: "."), rest > 2, word[start + 1] == UInt8(ascii: "/") || (word[start + 1] == UInt8(ascii: ".") && word[start + 2] == UInt8(ascii: "/")) {
             return true
         }
+        // Relative paths: two slashes, or one and a file extension after it (`logs/a.txt`).
+        var slashes = 0
+        var dotAfterSlash = false
+        for byte in word[start...] {
+            if byte == UInt8(ascii: "/") { slashes += 1 } else if byte == UInt8(ascii: "."), slashes > 0 { dotAfterSlash = true }
+        }
+        if slashes >= 2 || (slashes == 1 && dotAfterSlash) { return true }
         // scheme://
         var index = start
         while index < word.count, isLetter(word[index]) { index += 1 }

@@ -13,6 +13,8 @@ import Testing
         ("peer 10.0.0.1:50010 closed", "peer <*> closed"),                             // host:port
         ("open /var/log/sync/a.sqlite done", "open <*> done"),                         // path
         ("read ~/Library/x and ./y/z", "read <*> and <*>"),                            // relative paths
+        ("socket demo/run/d.sock, log out.d/a.log", "socket <*> log <*>"),            // relative paths
+        ("TCP/IP and/or", "TCP/IP and/or"),                                            // words with a slash stay
         ("GET https://example.com/v2/items ok", "GET <*> ok"),                        // URL
         ("took 992 ms", "took <*>"),                                                   // duration, unit apart
         ("took 1.5s, wrote 64KB", "took <*>, wrote <*>"),                              // duration, size
