@@ -51,7 +51,7 @@ let package = Package(
         // What components link to log; no C dependency.
         .target(name: "DiagClient", dependencies: ["DiagModel", "DiagProtocol"]),
         // Bundles: tar archives through libarchive, manifests, summaries, report.
-        .target(name: "DiagBundle", dependencies: ["DiagModel", "DiagStore", "DiagQuery", "DiagOutput", "DiagPredicate", "DiagProtocol", "CArchive"]),
+        .target(name: "DiagBundle", dependencies: ["DiagModel", "DiagStore", "DiagQuery", "DiagOutput", "DiagPredicate", "DiagProtocol", "DiagPatterns", "CArchive"]),
         // Many bundles in PostgreSQL: loading, the predicate translated to PostgreSQL SQL, stats.
         .target(name: "DiagFleet", dependencies: ["DiagModel", "DiagPredicate", "DiagQuery", "DiagOutput", "DiagBundle", "CLibPQ"]),
         // The `diag` commands.

@@ -8,6 +8,8 @@ struct ReportPage {
     var statistics: BundleStatistics
     var errors: ErrorDigest
     var notes: String?
+    /// Errors grouped by pattern and the top patterns per component (ReportPage+Patterns.swift).
+    var patterns: ReportPatterns?
 
     static let levelOrder: [MessageType] = [.fault, .error, .default, .info, .debug]
 
@@ -26,8 +28,9 @@ struct ReportPage {
         page += levelChips()
         if let notes, !notes.isEmpty { page += "<section><h2>Notes</h2><pre class=\"notes\">\(escape(notes))</pre></section>" }
         page += timelines()
-        page += errorTable()
+        page += patterns?.problemSection(total: Int(errors.count)) ?? errorTable()
         page += topLists()
+        page += patterns?.componentSection() ?? ""
         page += "</main><footer>diag \(escape(manifest.toolVersion)) · bundle format \(manifest.formatVersion) · checksums in manifest.json</footer></body></html>\n"
         return page
     }

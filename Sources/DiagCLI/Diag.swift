@@ -14,6 +14,7 @@ public struct Diag: ParsableCommand {
             StatsCommand.self,
             PatternsCommand.self,
             DiffCommand.self,
+            ReportCommand.self,
             ImportCommand.self,
             IndexCommand.self,
             GenerateCommand.self,
