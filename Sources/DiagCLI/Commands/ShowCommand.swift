@@ -74,6 +74,12 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
     var year: Int?
 
+    @Flag(help: "Annotate every record with its message pattern (json, ndjson: patternID and pattern; other styles: the ID first).")
+    var patterns: Bool
+
+    @Option(name: "pattern", help: "Show only the records of this pattern, by the ID diag patterns shows.", valueName: "id")
+    var patternIDs: [String]
+
     @Argument(help: "Stores, bundles or log files to read (default: the default store).", valueName: "source")
     var sources: [String]
 
@@ -101,6 +107,7 @@ struct ShowCommand: ParsableCommand {
             }
             activityIdentifier = identifier
         }
+        for id in patternIDs { try PatternIDArgument.check(id) }
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
         if let last {
@@ -128,6 +135,11 @@ struct ShowCommand: ParsableCommand {
         let query = LogQuery(selection: selection, condition: condition)
         var refused = 0
         let options = ImportOptions(year: year, timeZone: zone.timeZone)
+        if patterns || !patternIDs.isEmpty {
+            printer.showsPatterns = patterns
+            let show = PatternAnnotatedShow(query: query, sources: querySources, options: options, selectedIDs: Set(patternIDs))
+            return try show.run(printer: printer, sink: sink)
+        }
         do {
             if style == .ndjson, let rows = try query.openStoreRows(querySources) {
                 // One store in NDJSON: rows go out straight from the columns, undecoded.
