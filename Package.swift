@@ -29,8 +29,10 @@ let package = Package(
         .target(name: "DiagGenerator", dependencies: ["DiagModel"]),
         // NSPredicate format strings: lexer, parser, evaluator, SQL planner.
         .target(name: "DiagPredicate", dependencies: ["DiagModel"]),
+        // Apple's unified logs (tracev3, timesync, uuidtext, dsc), read on Linux; LZ4 in Swift.
+        .target(name: "DiagAppleLog", dependencies: ["DiagModel"]),
         // Runs a predicate over any source (store, plain files): the plan in SQL, the rest in Swift.
-        .target(name: "DiagQuery", dependencies: ["DiagModel", "DiagStore", "DiagImport", "DiagPredicate"]),
+        .target(name: "DiagQuery", dependencies: ["DiagModel", "DiagStore", "DiagImport", "DiagPredicate", "DiagAppleLog"]),
         // `log show` output styles.
         .target(name: "DiagOutput", dependencies: ["DiagModel"]),
         // Argument parsing and help in the style of swift-argument-parser.
@@ -99,6 +101,7 @@ let package = Package(
         .testTarget(name: "DiagImportTests", dependencies: ["DiagImport", "TestSupport"]),
         .testTarget(name: "DiagGeneratorTests", dependencies: ["DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagPredicateTests", dependencies: ["DiagPredicate", "DiagGenerator", "DiagStore", "TestSupport"]),
+        .testTarget(name: "DiagAppleLogTests", dependencies: ["DiagAppleLog", "TestSupport"]),
         .testTarget(name: "DiagQueryTests", dependencies: ["DiagQuery", "DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagOutputTests", dependencies: ["DiagOutput", "TestSupport"]),
         .testTarget(name: "DiagCommandLineTests", dependencies: ["DiagCommandLine", "TestSupport"]),

@@ -1,3 +1,4 @@
+import DiagAppleLog
 import Foundation
 
 /// What a `SOURCE` argument of `diag show` names.
@@ -8,6 +9,8 @@ public enum QuerySource: Sendable, Hashable {
     case bundle(String)
     /// A plain log file in any format the importers detect.
     case file(String)
+    /// Apple's unified logs: a `.tracev3` file or a `.logarchive` folder (Info.plist, not ours).
+    case appleLog(String)
 }
 
 /// Reads the log store inside a bundle: the seam through which DiagBundle plugs into queries
@@ -45,6 +48,7 @@ public struct SourceResolver: Sendable {
             throw QueryError("\(path): no such file or directory")
         }
         let url = URL(fileURLWithPath: path)
+        if AppleLogArchive.recognizes(path) { return .appleLog(path) }
         if isDirectory.boolValue {
             let info = url.appendingPathComponent("Info.json").path
             let persist = url.appendingPathComponent("Persist").path

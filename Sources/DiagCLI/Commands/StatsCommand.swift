@@ -112,7 +112,7 @@ struct StatsCommand: ParsableCommand {
                 guard let opener = SourceArguments.bundleOpener else { throw RuntimeError("\(path): this build of diag cannot read bundles") }
                 opened = try opener.openStore(inBundle: path)
                 url = opened!.storeURL
-            case .file: continue
+            case .file, .appleLog: continue
             }
             do {
                 let store = try LogStore.openForReading(at: url)
