@@ -56,6 +56,13 @@ public struct TraceV3File: Sendable {
             try reader.skip(size, "chunk data")
             reader.align(8)
         }
+        try Self.refuseTrailingBytes(reader)
+    }
+
+    /// Fewer than 16 bytes left that are not zero padding: a chunk cut short.
+    static func refuseTrailingBytes(_ reader: LittleEndianReader) throws(AppleLogError) {
+        guard reader.remaining > 0, reader.bytes[reader.position..<reader.end].contains(where: { $0 != 0 }) else { return }
+        throw reader.failure("\(reader.remaining) bytes are left, too few for a chunk (16-byte preamble): the file is cut short")
     }
 
     /// `bv41` (LZ4), `bv4-` (stored) blocks up to `bv4$`.
@@ -126,6 +133,7 @@ public struct TraceV3File: Sendable {
             try reader.skip(size, "chunk data")
             reader.align(8)
         }
+        try Self.refuseTrailingBytes(reader)
     }
 }
 

@@ -67,7 +67,7 @@ enum ValueDecoders {
             value /= base
             unit += 1
         }
-        return unit == 0 ? "\(Int(value)) \(units[0])" : String(format: "%.2f %@", value, units[unit])
+        return unit == 0 ? "\(Int(value)) \(units[0])" : String(format: "%.2f", value) + " " + units[unit]
     }
 
     private static func fileMode(_ mode: UInt32) -> String {

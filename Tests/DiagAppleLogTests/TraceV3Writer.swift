@@ -1,5 +1,6 @@
 import Foundation
 @testable import DiagAppleLog
+import TestSupport
 
 /// Writes a tracev3 file from the documented structures: header, one catalog with one process,
 /// and chunk sets (LZ4-compressed through Debian's `lz4`, or stored) of the chunks given.
@@ -173,23 +174,19 @@ enum LZ4Tool {
         return Array(try reader.take(Int(size), "block"))
     }
 
+    /// Runs `lz4` on files rather than pipes: the tool's input and output go through the file
+    /// system, so no reading thread races the child's exit.
     static func run(_ arguments: [String], input: [UInt8]) throws -> [UInt8] {
+        let folder = try TemporaryDirectory("lz4")
+        let source = folder.file("in"), target = folder.file("out")
+        try Data(input).write(to: source)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
+        process.arguments = arguments.filter { $0 != "-c" } + ["-f", source.path, target.path]
         try process.run()
-        let writer = Thread {
-            try? stdin.fileHandleForWriting.write(contentsOf: Data(input))
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw ToolError("lz4 exited with \(process.terminationStatus)") }
-        return [UInt8](output)
+        return [UInt8](try Data(contentsOf: target))
     }
 }
 
