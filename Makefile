@@ -5,7 +5,8 @@
 SWIFT ?= swift
 # zlib1g-dev: gzip bodies for OTLP/HTTP; libpq-dev, postgresql(-contrib for pg_trgm) and rsyslog:
 # `diag fleet` and forwarding, whose tests start a real PostgreSQL 15 and a real rsyslogd.
-APT_PACKAGES := libsqlite3-dev libarchive-dev sqlite3 zstd zlib1g-dev libpq-dev postgresql postgresql-contrib rsyslog
+# lz4: the reference the tests check DiagAppleLog's own LZ4 decoder against (the product has no LZ4 library).
+APT_PACKAGES := libsqlite3-dev libarchive-dev sqlite3 zstd zlib1g-dev libpq-dev postgresql postgresql-contrib rsyslog lz4
 BENCH_PACKAGES := hyperfine ripgrep time
 FUZZ_SECONDS ?= 30
 CONFIG ?= release

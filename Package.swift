@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "DiagCLI", dependencies: [
             "DiagModel", "DiagStore", "DiagImport", "DiagGenerator", "DiagPredicate",
             "DiagQuery", "DiagOutput", "DiagCommandLine", "DiagIngest", "DiagClient", "DiagBundle",
-            "DiagForward", "DiagFleet", "DiagProtocol",
+            "DiagForward", "DiagFleet", "DiagProtocol", "DiagAppleLog",
         ]),
         // Linked with the Swift runtime and Foundation inside (as `--static-swift-stdlib` does):
         // resolving their symbols across thirty shared libraries took about 5 ms of every run,

@@ -22,10 +22,14 @@ public protocol BundleOpener: Sendable {
     func openStore(inBundle path: String) throws -> any OpenedBundleStore
     /// Whether a directory is an unpacked bundle (it holds a manifest), so that it is read as one.
     func isUnpackedBundle(_ path: String) -> Bool
+    /// The Apple `.logarchive` folder inside a sysdiagnose-like archive, unpacked; nil when the
+    /// archive is a bundle of ours.
+    func appleLogArchive(inArchive path: String) throws -> String?
 }
 
 extension BundleOpener {
     public func isUnpackedBundle(_ path: String) -> Bool { false }
+    public func appleLogArchive(inArchive path: String) throws -> String? { nil }
 }
 
 public protocol OpenedBundleStore: AnyObject {
@@ -40,7 +44,7 @@ public struct SourceResolver: Sendable {
         self.bundleOpener = bundleOpener
     }
 
-    static let bundleSuffixes = [".tar.gz", ".tgz", ".tar.zst", ".tzst", ".tar"]
+    public static let bundleSuffixes = [".tar.gz", ".tgz", ".tar.zst", ".tzst", ".tar"]
 
     public func resolve(_ path: String) throws -> QuerySource {
         var isDirectory: ObjCBool = false
@@ -59,7 +63,10 @@ public struct SourceResolver: Sendable {
             return .store(url)
         }
         let lowered = path.lowercased()
-        if Self.bundleSuffixes.contains(where: { lowered.hasSuffix($0) }) { return .bundle(path) }
+        if Self.bundleSuffixes.contains(where: { lowered.hasSuffix($0) }) {
+            if let apple = try bundleOpener?.appleLogArchive(inArchive: path) { return .appleLog(apple) }
+            return .bundle(path)
+        }
         return .file(path)
     }
 }
