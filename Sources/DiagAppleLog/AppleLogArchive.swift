@@ -72,6 +72,13 @@ public final class AppleLogArchive {
         return AppleRecordBuilder(file: file, strings: strings, timesync: timesync).records()
     }
 
+    /// The records of tracev3 bytes alone (no timesync, uuidtext or dsc files): what the fuzzer
+    /// and a file without its archive give.
+    public static func records(ofTraceV3 bytes: [UInt8], name: String, limits: AppleLogLimits = AppleLogLimits()) throws(AppleLogError) -> [LogRecord] {
+        let file = try TraceV3File(bytes: bytes, name: name, limits: limits)
+        return AppleRecordBuilder(file: file, strings: ImageStrings(root: nil, limits: limits), timesync: TimesyncDatabase()).records()
+    }
+
     static func traceFiles(in folder: URL) -> [String] {
         files(in: folder, suffix: ".tracev3").map { folder.appendingPathComponent($0).path }
     }
@@ -89,12 +96,14 @@ public final class AppleLogArchive {
 @available(*, unavailable)
 extension AppleLogArchive: Sendable {}
 
-/// The records of a group of tracev3 files, one file in memory at a time.
+/// The records of a group of tracev3 files in time order, two files in memory at a time:
+/// logd starts a file when the previous one is full, so a file's records can only overlap the
+/// next file's first ones (events buffered in memory when the file was rotated).
 public struct AppleLogGroupReader {
     let archive: AppleLogArchive
     var files: IndexingIterator<[String]>
-    var records: [LogRecord] = []
-    var index = 0
+    /// The files read and not yet drained: each one's records and the next to give.
+    var window: [(records: [LogRecord], index: Int)] = []
 
     public init(archive: AppleLogArchive, files: [String]) {
         self.archive = archive
@@ -102,12 +111,15 @@ public struct AppleLogGroupReader {
     }
 
     public mutating func next() throws(AppleLogError) -> LogRecord? {
-        while index >= records.count {
-            guard let path = files.next() else { return nil }
-            records = try archive.records(ofFile: path)
-            index = 0
+        window.removeAll { $0.index >= $0.records.count }
+        while window.count < 2, let path = files.next() {
+            let records = try archive.records(ofFile: path)
+            if !records.isEmpty { window.append((records, 0)) }
         }
-        defer { index += 1 }
-        return records[index]
+        guard !window.isEmpty else { return nil }
+        var pick = 0
+        if window.count == 2, window[1].records[window[1].index].timestamp < window[0].records[window[0].index].timestamp { pick = 1 }
+        defer { window[pick].index += 1 }
+        return window[pick].records[window[pick].index]
     }
 }

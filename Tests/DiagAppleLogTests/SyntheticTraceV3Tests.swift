@@ -135,6 +135,19 @@ import TestSupport
         #expect(simple.threadID == 0x99)
     }
 
+    @Test func filesOfAFolderThatOverlapAreMergedByTime() throws {
+        let archive = try SyntheticArchive()
+        // The next file holds the same records: it overlaps the first one entirely.
+        try FileManager.default.copyItem(atPath: archive.tracePath, toPath: archive.path + "/Persist/0000000000000002.tracev3")
+        let reader = try AppleLogArchive(path: archive.path)
+        #expect(reader.groups.count == 1 && reader.groups[0].count == 2)
+        var group = AppleLogGroupReader(archive: reader, files: reader.groups[0])
+        var timestamps: [Int64] = []
+        while let record = try group.next() { timestamps.append(record.timestamp) }
+        #expect(timestamps.count == 26)
+        #expect(timestamps == timestamps.sorted())
+    }
+
     @Test func diagShowQueriesTheArchiveWithAPredicate() throws {
         let archive = try SyntheticArchive()
         let output = try run(BuiltProducts.path("diag"), [
