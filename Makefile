@@ -63,6 +63,7 @@ bench: bench-setup
 	bash Benchmarks/collect.sh
 	bash Benchmarks/forward.sh
 	bash Benchmarks/fleet.sh
+	bash Benchmarks/applelog.sh
 
 clean:
 	rm -rf .build

@@ -4,6 +4,12 @@ import Foundation
 /// way Apple's `log` shows it: `<private>` for redacted values, `(null)` for NULL strings,
 /// `<decode: missing data>` for a conversion with no value left.
 public enum MessageRenderer {
+    /// The widest field and longest precision honoured: both can come from the file (`%*d`,
+    /// `%.*s`), and a hostile 2^31 must not become a 2 GB string.
+    static let maximumFieldWidth = 4096
+    /// Past this, the message is cut and says so (Apple's own limit on a message's data is 64 KiB).
+    static let maximumMessageBytes = 256 << 10
+
     public static func render(format: String, values: [FirehoseValue]) -> String {
         var output = ""
         var next = 0
@@ -32,11 +38,16 @@ public enum MessageRenderer {
                     specifier.leftJustify = true
                     specifier.width = specifier.width.map { -$0 }
                 }
+                specifier.width = specifier.width.map { min($0, maximumFieldWidth) }
+                specifier.precision = specifier.precision.map { $0 < 0 ? nil : min($0, maximumFieldWidth) } ?? nil
                 guard let value = take() else {
                     output += "<decode: missing data>"
                     continue
                 }
                 output += ValueFormatter.format(value, as: specifier)
+            }
+            if output.utf8.count > maximumMessageBytes {
+                return String(decoding: Array(output.utf8.prefix(maximumMessageBytes)), as: UTF8.self) + "<decode: message cut at \(maximumMessageBytes) bytes>"
             }
         }
         return output

@@ -51,7 +51,7 @@ enum ValueDecoders {
             withUnsafeMutableBytes(of: &address) { $0.copyBytes(from: data) }
             var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
             guard inet_ntop(AF_INET6, &address, &text, socklen_t(text.count)) != nil else { return nil }
-            return String(cString: text)
+            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         case "timeval", "timespec":
             guard data.count == 16 else { return nil }
             let seconds = Int64(bitPattern: FirehoseValue.littleEndian(data[0..<8]))

@@ -69,6 +69,14 @@ import TestSupport
         #expect(fromStore.stdout.split(separator: "\n").count == 4)
     }
 
+    @Test func statsCountsTheRecordsOfATraceV3File() throws {
+        let synthetic = try SyntheticArchive()
+        let output = try run(BuiltProducts.path("diag"), ["stats", synthetic.tracePath])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.hasPrefix("Total: 13 events"))
+        #expect(output.stdout.contains("syncd"))
+    }
+
     @Test func everyStyleReadsATraceV3File() throws {
         let synthetic = try SyntheticArchive()
         for style in ["default", "compact", "syslog", "json", "ndjson"] {

@@ -60,6 +60,19 @@ import Testing
         #expect(MessageRenderer.render(format: format, values: values) == expected)
     }
 
+    /// Widths and precisions from the file (found by the fuzzer): capped, not allocated.
+    @Test func hostileWidthsAndPrecisionsAreCapped() {
+        let wide = MessageRenderer.render(format: "%*d", values: [.count(Int(Int32.max)), Self.int(1)])
+        #expect(wide.count == MessageRenderer.maximumFieldWidth)
+        let precise = MessageRenderer.render(format: "%.*d", values: [.count(Int(Int32.max)), Self.int(1)])
+        #expect(precise.count == MessageRenderer.maximumFieldWidth)
+        let negative = MessageRenderer.render(format: "%*d|", values: [.count(Int(Int32.min)), Self.int(1)])
+        #expect(negative.hasPrefix("1 ") && negative.hasSuffix(" |"))
+        let long = MessageRenderer.render(format: String(repeating: "%4000d", count: 100), values: Array(repeating: Self.int(1), count: 100))
+        #expect(long.hasSuffix("<decode: message cut at \(MessageRenderer.maximumMessageBytes) bytes>"))
+        #expect(long.utf8.count < MessageRenderer.maximumMessageBytes + 100)
+    }
+
     @Test func unknownConversionIsKeptAsWritten() {
         #expect(MessageRenderer.render(format: "100%k", values: []) == "100%k")
     }
