@@ -6,6 +6,15 @@ struct AppleRecordBuilder {
     let file: TraceV3File
     let strings: ImageStrings
     let timesync: TimesyncDatabase
+    /// The file's boot, once: every record carries it.
+    let bootUUID: JSONValue
+
+    init(file: TraceV3File, strings: ImageStrings, timesync: TimesyncDatabase) {
+        self.file = file
+        self.strings = strings
+        self.timesync = timesync
+        bootUUID = .string(file.header.bootUUID.description)
+    }
 
     /// Nanoseconds since the epoch: timesync when it knows the boot, else the file's header.
     func wallClock(_ continuousTime: UInt64) -> Int64 {
@@ -25,7 +34,7 @@ struct AppleRecordBuilder {
     func record(_ event: TraceEvent) -> LogRecord {
         var record = LogRecord(timestamp: wallClock(event.continuousTime), eventMessage: "")
         var metadata: [String: JSONValue] = [
-            "bootUUID": .string(file.header.bootUUID.description),
+            "bootUUID": bootUUID,
             "machTimestamp": .int(Int64(bitPattern: event.continuousTime)),
         ]
         if let process = event.process {

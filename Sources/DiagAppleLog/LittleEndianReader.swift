@@ -111,19 +111,23 @@ public struct AppleUUID: Sendable, Hashable, CustomStringConvertible {
     public var isZero: Bool { high == 0 && low == 0 }
 
     /// 32 upper-case hex digits, no dashes: the names of uuidtext and dsc files.
-    public var hex: String {
-        func padded(_ value: UInt64) -> String {
-            let text = String(value, radix: 16, uppercase: true)
-            return String(repeating: "0", count: 16 - text.count) + text
-        }
-        return padded(high) + padded(low)
-    }
+    public var hex: String { text(dashes: false) }
 
     /// `AB414C1E-C023-3A05-AF22-029CC5E160EA`.
-    public var description: String {
-        let digits = Array(hex)
-        return String(digits[0..<8]) + "-" + String(digits[8..<12]) + "-" + String(digits[12..<16]) + "-"
-            + String(digits[16..<20]) + "-" + String(digits[20..<32])
+    public var description: String { text(dashes: true) }
+
+    private static let digits = Array("0123456789ABCDEF".utf8)
+
+    private func text(dashes: Bool) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(36)
+        for index in 0..<32 {
+            if dashes, [8, 12, 16, 20].contains(index) { output.append(UInt8(ascii: "-")) }
+            let word = index < 16 ? high : low
+            let shift = UInt64(60 - 4 * (index % 16))
+            output.append(Self.digits[Int(word >> shift & 0xF)])
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The 16 bytes in file order.
