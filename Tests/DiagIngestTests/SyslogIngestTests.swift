@@ -107,17 +107,21 @@ final class SyslogDaemon {
     }
 
     /// Runs a client to its end; returns its PID. Throws when it fails.
+    /// posix_spawn and waitpid rather than `Process`: Foundation's reaping of a short-lived child
+    /// while another `Process` (systemd-socket-activate) runs was seen to leave it a zombie.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw DaemonFailure("\(executable) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, nil, nil, argv, environ)
+        guard spawned == 0 else { throw DaemonFailure("cannot run \(executable): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0 else {
+            throw DaemonFailure("\(executable) \(arguments.joined(separator: " ")) exited with status \(status)")
         }
-        return process.processIdentifier
+        return pid
     }
 
     /// Waits until the store holds `count` client records (diagd commits within a second).
@@ -183,5 +187,53 @@ extension LogRecord {
     func syslog(_ key: String) -> JSONValue? {
         guard case .object(let syslog)? = metadata?["syslog"] else { return nil }
         return syslog[key]
+    }
+}
+
+/// `systemd/diagd-syslog.socket`'s way of starting diagd: systemd holds the datagram socket and
+/// passes it ($LISTEN_FDS); systemd-socket-activate does the same outside systemd.
+@Suite struct SyslogSocketActivationTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate"), "needs systemd-socket-activate"))
+    func diagdReadsTheDatagramSocketSystemdPasses() throws {
+        let directory = try TemporaryDirectory("activation")
+        let syslogPath = directory.file("log").path
+        let storePath = directory.file("store").path
+        let activator = Process()
+        activator.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
+        activator.arguments = [
+            "--datagram", "--listen", syslogPath, BuiltProducts.path("diagd"), "--store", storePath,
+            "--socket", directory.file("diagd.sock").path, "--syslog-socket", syslogPath,
+        ]
+        let stderrPath = directory.file("stderr").path
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        activator.standardError = FileHandle(forWritingAtPath: stderrPath)
+        try activator.run()
+        defer { if activator.isRunning { kill(activator.processIdentifier, SIGKILL) } }
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while !FileManager.default.fileExists(atPath: syslogPath) && Date() < deadline { usleep(20_000) }
+        // The first datagram starts diagd, which then reads it from the socket it was given.
+        // systemd-socket-activate (unlike the unit's PassCredentials=yes) leaves SO_PASSCRED
+        // off until diagd sets it, so the kernel attached no sender to this one.
+        try SyslogDaemon.run("/usr/bin/logger", ["-u", syslogPath, "-t", "activated", "-p", "user.err", "sent before diagd ran"])
+        var records: [LogRecord] = []
+        while records.isEmpty && Date() < deadline {
+            usleep(100_000)
+            records = (try? RunningDaemon.records(inStore: storePath))?.filter { $0.process != "diagd" } ?? []
+        }
+        let logger = try SyslogDaemon.run("/usr/bin/logger", ["-u", syslogPath, "-t", "activated", "-p", "user.err", "sent while diagd ran"])
+        while records.count < 2 && Date() < deadline {
+            usleep(100_000)
+            records = (try? RunningDaemon.records(inStore: storePath))?.filter { $0.process != "diagd" } ?? []
+        }
+        kill(activator.processIdentifier, SIGTERM)
+        activator.waitUntilExit()
+        let log = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+        #expect(activator.terminationStatus == 0)
+        #expect(records.map(\.eventMessage) == ["sent before diagd ran", "sent while diagd ran"], "diagd said: \(log)")
+        #expect(records.first?.processID == nil)
+        #expect(records.last?.processID == Int64(logger))
+        #expect(log.contains("syslog datagrams on \(syslogPath) (from systemd)"))
+        // The socket is systemd's: diagd leaves it in place.
+        #expect(FileManager.default.fileExists(atPath: syslogPath))
     }
 }

@@ -32,6 +32,9 @@ struct SenderCredentials {
             guard messageLength >= headerSize, offset + messageLength <= length else { return nil }
             if level == SOL_SOCKET && type == credentialsMessageType && messageLength >= headerSize + 12 {
                 let data = offset + headerSize
+                // PID 0: sent before SO_PASSCRED was on (a socket systemd made without
+                // PassCredentials=yes); the kernel vouches for nobody, so no identity is given.
+                guard control.loadUnaligned(fromByteOffset: data, as: Int32.self) != 0 else { return nil }
                 return (
                     control.loadUnaligned(fromByteOffset: data, as: Int32.self),
                     control.loadUnaligned(fromByteOffset: data + 4, as: UInt32.self),

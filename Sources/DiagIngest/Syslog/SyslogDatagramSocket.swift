@@ -16,6 +16,8 @@ final class SyslogDatagramSocket: @unchecked Sendable {
 
     let path: String
     private let descriptor: Int32
+    /// A socket systemd passed is systemd's: diagd neither binds nor removes it.
+    let inherited: Bool
     private let intake: SyslogIntake
     private let stopRequest: StopRequest
     private let finished = DispatchSemaphore(value: 0)
@@ -24,6 +26,18 @@ final class SyslogDatagramSocket: @unchecked Sendable {
         self.path = path
         self.intake = intake
         self.stopRequest = stopRequest
+        if let descriptor = InheritedSocket.datagram(boundTo: path) {
+            var on: Int32 = 1
+            var bufferSize: Int32 = 8 << 20
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &bufferSize, socklen_t(MemoryLayout<Int32>.size))
+            guard setsockopt(descriptor, SOL_SOCKET, SO_PASSCRED, &on, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+                throw .system("cannot set SO_PASSCRED on the syslog socket \(path) systemd passed")
+            }
+            self.descriptor = descriptor
+            inherited = true
+            return
+        }
+        inherited = false
         let address = try SocketAddress(path: path)
         try Self.removeStale(path: path, address: address)
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -65,7 +79,8 @@ final class SyslogDatagramSocket: @unchecked Sendable {
         let control = UnsafeMutableRawBufferPointer.allocate(byteCount: SenderCredentials.controlSize, alignment: 16)
         defer {
             buffer.deallocate(); control.deallocate()
-            Glibc.close(descriptor); unlink(path)
+            Glibc.close(descriptor)
+            if !inherited { unlink(path) }
         }
         while !stopRequest.isRequested {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)

@@ -18,7 +18,7 @@ final class SyslogListeners: Sendable {
 
     /// What the daemon's first log line says it listens on.
     var summary: String {
-        [datagram.map { "syslog datagrams on \($0.path)" }, tcp.map { "syslog over TCP on \($0.address)" }]
+        [datagram.map { "syslog datagrams on \($0.path)\($0.inherited ? " (from systemd)" : "")" }, tcp.map { "syslog over TCP on \($0.address)" }]
             .compactMap { $0 }.joined(separator: ", ")
     }
 
