@@ -1,4 +1,5 @@
 import DiagModel
+import DiagOutput
 import DiagStore
 import Foundation
 
@@ -34,6 +35,9 @@ public struct BundleCollector {
         manifest.title = request.title
         manifest.redacted = redactor != nil
         manifest.identifiers = request.identifiers
+        var zone = DisplayZone.fromEnvironment()
+        manifest.timeZone = zone.name
+        manifest.timeZoneOffsetSeconds = zone.offsetSeconds(at: request.created)
 
         progress?(BundleProgress(phase: "snapshotting the log store", archivedBytes: 0))
         let storeFolder = root.appendingPathComponent(BundleLayout.logStore, isDirectory: true)

@@ -17,7 +17,8 @@ struct ShowCommand: ParsableCommand {
             the default store: $DIAG_STORE, else $XDG_STATE_HOME/diag/system_logs.logarchive, else \
             ~/.local/state/diag/system_logs.logarchive.
             Records come out in time order; a plain file keeps its own order and several sources are \
-            interleaved by time. Times are shown and read in --timezone, else $TZ, else UTC. \
+            interleaved by time. Times are shown and read (--start, --end and the predicate's dates) \
+            in --timezone, else $TZ, else the system's zone (/etc/localtime). \
             Without --info and --debug only Default, Error and Fault records show, as with log show. \
             Lines of a file that are not records are reported as FILE:LINE: reason on stderr; the \
             command then exits with status 65 after showing everything it could read.
@@ -38,7 +39,7 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "Show records before this time (same forms as --start).", valueName: "time")
     var end: String?
 
-    @Option(help: "Show records of the last 30s, 5m, 2h or 1d before now.", valueName: "duration")
+    @Option(help: LastArgument.help, valueName: "duration|boot")
     var last: String?
 
     @Flag(help: "Include Info records.")
@@ -59,7 +60,7 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "The output style.")
     var style: OutputStyle = .default
 
-    @Option(help: "Show and read times in this zone: a name (Europe/Paris) or an offset (+0100). Default: $TZ, else UTC.", valueName: "zone")
+    @Option(help: TimezoneArgument.help, valueName: "zone")
     var timezone: String?
 
     @Option(help: "Colour levels.")
@@ -75,6 +76,7 @@ struct ShowCommand: ParsableCommand {
     private var window: (start: Int64?, end: Int64?) = (nil, nil)
     private var boundVariables: [String: String] = [:]
     private var activityIdentifier: Int64?
+    private var lastWindow: LastArgument?
 
     mutating func validate() throws {
         if predicate != nil, predicateFile != nil {
@@ -83,7 +85,7 @@ struct ShowCommand: ParsableCommand {
         if last != nil, start != nil {
             throw ValidationError("--last and --start cannot be used together")
         }
-        zone = try TimezoneArgument.zone(timezone)
+        zone = try TimezoneArgument.zone(timezone, sources: sources)
         if let year, !(1970...9999).contains(year) {
             throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
         }
@@ -96,10 +98,7 @@ struct ShowCommand: ParsableCommand {
         }
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
-        if let last {
-            let now = Int64(Date().timeIntervalSince1970 * 1e9)
-            window.start = now - (try TimeArgument.duration(last))
-        }
+        lastWindow = try last.map(LastArgument.parse)
         if let start = window.start, let end = window.end, end < start {
             throw ValidationError("--end (\(end / 1_000_000_000)) is before --start (\(start / 1_000_000_000)); nothing could match")
         }
@@ -110,7 +109,10 @@ struct ShowCommand: ParsableCommand {
         let predicateText = ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier)
         let querySources = try SourceArguments.resolve(sources)
         let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
-        let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables) }
+        let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
+        let options = ImportOptions(year: year, timeZone: zone.timeZone)
+        var window = self.window
+        if let lastWindow { window.start = try lastWindow.start(sources: querySources, live: sources.isEmpty, options: options) }
         let selection = RecordSelection(
             start: window.start, end: window.end, includeInfo: info, includeDebug: debug,
             processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)
@@ -118,7 +120,6 @@ struct ShowCommand: ParsableCommand {
         let printer = RecordPrinter(style: style, zone: zone, colored: color.enabled(isTerminal: sink.isTerminal), sink: sink)
         let query = LogQuery(selection: selection, condition: condition)
         var refused = 0
-        let options = ImportOptions(year: year, timeZone: zone.timeZone)
         do {
             if style == .ndjson, let rows = try query.openStoreRows(querySources) {
                 // One store in NDJSON: rows go out straight from the columns, undecoded.

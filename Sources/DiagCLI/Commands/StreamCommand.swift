@@ -30,7 +30,7 @@ struct StreamCommand: ParsableCommand {
     @Option(help: "The output style.")
     var style: OutputStyle = .default
 
-    @Option(help: "Show times in this zone: a name (Europe/Paris) or an offset (+0100). Default: $TZ, else UTC.", valueName: "zone")
+    @Option(help: "Show times in this zone: a name (Europe/Paris) or an offset (+0100). Default: local ($TZ, else /etc/localtime).", valueName: "zone")
     var timezone: String?
 
     @Option(help: "Colour levels.")
