@@ -25,6 +25,9 @@ extension LogQuery {
                 let opened = try bundleOpener.openStore(inBundle: path)
                 note(try storeNewest(opened.storeURL))
             case .file(let path):
+                guard path != "-" else {
+                    throw QueryError("-: standard input is read once, so its newest record cannot be found before it is shown; with --last, save it to a file first, or give --start")
+                }
                 let everything = RecordSelection(includeInfo: true, includeDebug: true)
                 let stream = try FileRecordStream(path: path, selection: everything, condition: nil, options: options,
                                                   issues: IssueCounter(report: { _ in }))

@@ -69,7 +69,20 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
     var year: Int?
 
-    @Argument(help: "Stores, bundles or log files to read (default: the default store).", valueName: "source")
+    // journalctl's shortcuts and the terminal (ShowShortcuts.swift, Pager.swift).
+    @Option(name: "lines", short: "n", help: "Show only the last N records (journalctl -n), after every other selection.", valueName: "n")
+    var lines: Int?
+
+    @Flag(short: "r", help: "Show the newest records first (journalctl -r).")
+    var reverse: Bool
+
+    @Option(help: "Show only records whose message contains a match of this regular expression, in any case (journalctl --grep): eventMessage MATCHES[c] \"(?s).*(?:PATTERN).*\" ANDed with --predicate.", valueName: "pattern")
+    var grep: String?
+
+    @Flag(help: "Do not pipe the output into a pager ($DIAG_PAGER, else $PAGER, else less -FRX), which is used only when standard output is a terminal.")
+    var noPager: Bool
+
+    @Argument(help: "Stores, bundles or log files to read, - for standard input (default: the default store).", valueName: "source")
     var sources: [String]
 
     private var zone = DisplayZone.utc
@@ -99,6 +112,12 @@ struct ShowCommand: ParsableCommand {
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
         lastWindow = try last.map(LastArgument.parse)
+        if let lines, lines < 0 {
+            throw ValidationError("The value '\(lines)' is invalid for '--lines <n>'; accepted: 0 or more")
+        }
+        if sources.filter({ $0 == "-" }).count > 1 {
+            throw ValidationError("- (standard input) can be read only once; give it once among the SOURCEs")
+        }
         if let start = window.start, let end = window.end, end < start {
             throw ValidationError("--end (\(end / 1_000_000_000)) is before --start (\(start / 1_000_000_000)); nothing could match")
         }
@@ -106,7 +125,8 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         Self.keepFreedMemory()
-        let predicateText = ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier)
+        let predicateText = GrepArgument.restrict(
+            ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier), to: grep)
         let querySources = try SourceArguments.resolve(sources)
         let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
         let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
@@ -116,12 +136,16 @@ struct ShowCommand: ParsableCommand {
         let selection = RecordSelection(
             start: window.start, end: window.end, includeInfo: info, includeDebug: debug,
             processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)
+        let colored = color.enabled(isTerminal: isatty(STDOUT_FILENO) == 1)
+        let pager = Pager.start(disabled: noPager)
         let sink = OutputSink.standardOutput()
-        let printer = RecordPrinter(style: style, zone: zone, colored: color.enabled(isTerminal: sink.isTerminal), sink: sink)
+        defer { pager?.finish(flushing: sink) }
+        let printer = RecordPrinter(style: style, zone: zone, colored: colored, sink: sink)
+        let order = RecordOrder(lines: lines, reverse: reverse)
         let query = LogQuery(selection: selection, condition: condition)
         var refused = 0
         do {
-            if style == .ndjson, let rows = try query.openStoreRows(querySources) {
+            if style == .ndjson, order.isNatural, let rows = try query.openStoreRows(querySources) {
                 // One store in NDJSON: rows go out straight from the columns, undecoded.
                 printer.begin()
                 defer { printer.finish() }
@@ -138,11 +162,12 @@ struct ShowCommand: ParsableCommand {
             }
             printer.begin()
             defer { printer.finish() }
-            while let record = try results.next() { printer.write(record) }
+            try order.emit(results.next, printer.write)
             refused = results.refusedCount
         } catch let error as QueryError {
             throw error.isBadInput ? InputError(error.message) as any Error : RuntimeError(error.message)
         }
+        pager?.finish(flushing: sink)
         if refused > 0 {
             let count = refused
             StandardStream.error.write("diag show: \(count) line\(count == 1 ? " was" : "s were") refused (not records); \(printer.count) record\(printer.count == 1 ? "" : "s") shown\n")
