@@ -19,6 +19,8 @@ let package = Package(
         // libpq (Debian's libpq-dev for the header, libpq5 at run time), opened by `diag fleet` only.
         .target(name: "CLibPQ"),
 
+        // What every program agrees on to find the others: the default store and socket paths.
+        .target(name: "DiagProtocol"),
         // The record model: fields, levels, event types, metadata, JSON and timestamps.
         .target(name: "DiagModel", linkerSettings: [.linkedLibrary("m")]),
         // The log store: SQLite chunk files under Persist/ plus Info.json.
@@ -43,18 +45,18 @@ let package = Package(
         // start-up time is part of every query's).
         .target(name: "DiagForwardHTTP", dependencies: ["DiagForward", "DiagModel"]),
         // The ingestion daemon's server side.
-        .target(name: "DiagIngest", dependencies: ["DiagModel", "DiagStore", "DiagPredicate", "DiagForward"]),
+        .target(name: "DiagIngest", dependencies: ["DiagModel", "DiagStore", "DiagPredicate", "DiagForward", "DiagProtocol"]),
         // What components link to log; no C dependency.
-        .target(name: "DiagClient", dependencies: ["DiagModel"]),
+        .target(name: "DiagClient", dependencies: ["DiagModel", "DiagProtocol"]),
         // Bundles: tar archives through libarchive, manifests, summaries, report.
-        .target(name: "DiagBundle", dependencies: ["DiagModel", "DiagStore", "DiagQuery", "DiagOutput", "DiagPredicate", "CArchive"]),
+        .target(name: "DiagBundle", dependencies: ["DiagModel", "DiagStore", "DiagQuery", "DiagOutput", "DiagPredicate", "DiagProtocol", "CArchive"]),
         // Many bundles in PostgreSQL: loading, the predicate translated to PostgreSQL SQL, stats.
         .target(name: "DiagFleet", dependencies: ["DiagModel", "DiagPredicate", "DiagQuery", "DiagOutput", "DiagBundle", "CLibPQ"]),
         // The `diag` commands.
         .target(name: "DiagCLI", dependencies: [
             "DiagModel", "DiagStore", "DiagImport", "DiagGenerator", "DiagPredicate",
             "DiagQuery", "DiagOutput", "DiagCommandLine", "DiagIngest", "DiagClient", "DiagBundle",
-            "DiagForward", "DiagFleet",
+            "DiagForward", "DiagFleet", "DiagProtocol",
         ]),
         // Linked with the Swift runtime and Foundation inside (as `--static-swift-stdlib` does):
         // resolving their symbols across thirty shared libraries took about 5 ms of every run,
@@ -77,9 +79,9 @@ let package = Package(
                 "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lstdc++", "-Xlinker", "--end-group",
             ]),
         ]),
-        .executableTarget(name: "diagd", dependencies: ["DiagIngest", "DiagCommandLine", "DiagForward", "DiagForwardHTTP"]),
+        .executableTarget(name: "diagd", dependencies: ["DiagIngest", "DiagCommandLine", "DiagForward", "DiagForwardHTTP", "DiagProtocol"]),
         // Load client and bare-SQLite reference for the ingestion benchmark.
-        .executableTarget(name: "diag-bench-ingest", dependencies: ["DiagModel", "DiagStore", "DiagClient", "DiagGenerator"]),
+        .executableTarget(name: "diag-bench-ingest", dependencies: ["DiagModel", "DiagStore", "DiagClient", "DiagGenerator", "DiagProtocol"]),
 
         // The sample sync system: four real processes logging through DiagClient into diagd.
         .target(name: "SyncDemoKit", dependencies: ["DiagClient", "DiagStore", "DiagModel", "DiagCommandLine"], path: "samples/SyncDemo/SyncDemoKit"),
@@ -94,6 +96,7 @@ let package = Package(
         // build every product first) and never link its module: a test bundle that did would
         // inherit the static Swift runtime above beside XCTest's shared one.
         .target(name: "TestSupport", dependencies: ["DiagModel", "DiagGenerator"], path: "Tests/TestSupport"),
+        .testTarget(name: "DiagProtocolTests", dependencies: ["DiagProtocol", "TestSupport", "diagd"]),
         .testTarget(name: "DiagModelTests", dependencies: ["DiagModel", "TestSupport"]),
         .testTarget(name: "DiagStoreTests", dependencies: ["DiagStore", "DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagImportTests", dependencies: ["DiagImport", "TestSupport"]),

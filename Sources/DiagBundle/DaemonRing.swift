@@ -1,4 +1,5 @@
 import DiagModel
+import DiagProtocol
 import Foundation
 
 /// Asks a running diagd for the records it holds only in memory (its Debug ring): sends
@@ -7,21 +8,10 @@ public enum DaemonRing {
     /// The ring's records, or nil when no daemon answers at `socketPath` (not running, or a
     /// stale socket). Throws when a daemon answers with something that is not a ring.
     public static func fetch(socketPath: String, timeoutSeconds: Int = 30) throws -> [LogRecord]? {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return nil }
+        guard let address = try? UnixSocketAddress(path: socketPath),
+              case .success(let descriptor) = address.connectStream()
+        else { return nil }
         defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(socketPath.utf8)
-        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: pathBytes)
-            raw[pathBytes.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else { return nil }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let request = Array("{\"ring\": true}\n".utf8)

@@ -1,4 +1,5 @@
 import DiagModel
+import DiagProtocol
 import Foundation
 import Glibc
 
@@ -133,14 +134,9 @@ public struct DiagClientError: Error, CustomStringConvertible, Sendable {
     public init(_ description: String) { self.description = description }
 }
 
-/// DESIGN.md's socket path, without linking the daemon's library.
+/// The default socket path, as diagd resolves it (DiagProtocol's `DefaultPaths`).
 public enum DefaultSocket {
     public static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let socket = environment["DIAG_SOCKET"], !socket.isEmpty { return socket }
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/diag/diagd.sock" }
-        if let store = environment["DIAG_STORE"], !store.isEmpty { return store + "/diagd.sock" }
-        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return state + "/diag/system_logs.logarchive/diagd.sock" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.local/state/diag/system_logs.logarchive/diagd.sock"
+        DefaultPaths.socket(environment: environment)
     }
 }

@@ -46,20 +46,3 @@ public struct DaemonOptions: Sendable {
     }
 }
 
-/// DESIGN.md's default paths.
-public enum DefaultPaths {
-    /// `$DIAG_STORE`, else `$XDG_STATE_HOME/diag/system_logs.logarchive`, else `~/.local/state/diag/system_logs.logarchive`.
-    public static func store(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let store = environment["DIAG_STORE"], !store.isEmpty { return store }
-        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return state + "/diag/system_logs.logarchive" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.local/state/diag/system_logs.logarchive"
-    }
-
-    /// `$DIAG_SOCKET`, else `$XDG_RUNTIME_DIR/diag/diagd.sock`, else the store directory's `diagd.sock`.
-    public static func socket(store: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let socket = environment["DIAG_SOCKET"], !socket.isEmpty { return socket }
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/diag/diagd.sock" }
-        return (store ?? self.store(environment: environment)) + "/diagd.sock"
-    }
-}

@@ -1,3 +1,4 @@
+import DiagProtocol
 import Glibc
 
 /// The daemon's listening Unix stream socket; owns the descriptor and removes the path on close.
@@ -10,7 +11,8 @@ final class ListeningSocket {
     /// Binds and listens at `path` with `mode`, giving the file to `groupID` when set.
     init(path: String, mode: mode_t = 0o660, groupID: gid_t? = nil, backlog: Int32 = 512) throws(IngestError) {
         self.path = path
-        let address = try SocketAddress(path: path)
+        let address: UnixSocketAddress
+        do { address = try UnixSocketAddress(path: path) } catch { throw IngestError(error.description) }
         try Self.removeStaleSocket(at: path, address: address)
         // A local until listening: once every stored property is set, a throw runs deinit, which
         // would close the descriptor a second time (by then perhaps another thread's file) and
@@ -64,7 +66,7 @@ final class ListeningSocket {
     deinit { close() }
 
     /// Unlinks a socket file nobody answers on; refuses a live one and anything that is not a socket.
-    private static func removeStaleSocket(at path: String, address: SocketAddress) throws(IngestError) {
+    private static func removeStaleSocket(at path: String, address: UnixSocketAddress) throws(IngestError) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
         guard status.st_mode & S_IFMT == S_IFSOCK else {

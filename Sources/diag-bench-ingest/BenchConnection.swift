@@ -1,4 +1,5 @@
 import DiagModel
+import DiagProtocol
 import Glibc
 
 /// A blocking connection to diagd for the load client: writes bytes, reads reply lines.
@@ -7,14 +8,10 @@ final class BenchConnection {
     private var pending: [UInt8] = []
 
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        switch try UnixSocketAddress(path: path).connectStream() {
+        case .success(let connected): descriptor = connected
+        case .failure(let error): throw BenchError("cannot connect to \(path): \(error.description)")
         }
-        guard result == 0 else { throw BenchError("cannot connect to \(path): \(String(cString: strerror(errno)))") }
     }
 
     deinit { close(descriptor) }

@@ -2,6 +2,7 @@ import DiagCommandLine
 import DiagForward
 import DiagForwardHTTP
 import DiagIngest
+import DiagProtocol
 import Foundation
 
 /// `diagd`: the ingestion daemon, in the foreground.

@@ -32,13 +32,4 @@ import Testing
             #expect(throws: IngestError.self, "\(refused) should be refused") { try LevelMode.parse(refused) }
         }
     }
-
-    @Test func defaultPathsFollowTheEnvironment() {
-        #expect(DefaultPaths.socket(environment: ["DIAG_SOCKET": "/run/x.sock", "XDG_RUNTIME_DIR": "/run/user/1"]) == "/run/x.sock")
-        #expect(DefaultPaths.socket(environment: ["XDG_RUNTIME_DIR": "/run/user/1"]) == "/run/user/1/diag/diagd.sock")
-        #expect(DefaultPaths.socket(store: "/s", environment: [:]) == "/s/diagd.sock")
-        #expect(DefaultPaths.store(environment: ["DIAG_STORE": "/d"]) == "/d")
-        #expect(DefaultPaths.store(environment: ["XDG_STATE_HOME": "/st"]) == "/st/diag/system_logs.logarchive")
-        #expect(DefaultPaths.store(environment: ["HOME": "/home/a"]) == "/home/a/.local/state/diag/system_logs.logarchive")
-    }
 }

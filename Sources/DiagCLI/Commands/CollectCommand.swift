@@ -3,6 +3,7 @@ import DiagCommandLine
 import DiagIngest
 import DiagModel
 import DiagOutput
+import DiagProtocol
 import Foundation
 
 /// `diag collect`: a bundle of the log store for a window, the components' store files, summaries
