@@ -115,3 +115,49 @@ import TestSupport
         #expect(help.contains("--no-pager"))
     }
 }
+
+/// `diag show -f`: the last records of the store, then the new ones, with show's filters.
+@Suite struct ShowFollowTests {
+    @Test func followShowsTheTailThenNewRecordsThatPassTheFilters() throws {
+        let folder = try TemporaryDirectory("diag-follow")
+        let store = folder.file("store").path
+        #expect(try diag(["import", "--store", store, try folder.write("old.ndjson", TimeHabitsTests.threeRecords)]).status == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BuiltProducts.path("diag"))
+        process.arguments = ["show", "-f", "-n", "2", "--style", "ndjson", "--grep", "fresh|record", store]
+        process.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // However slow the machine, a diag that never shows the new record is stopped eventually.
+        let guardTimer = DispatchWorkItem { process.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: guardTimer)
+        defer { guardTimer.cancel(); if process.isRunning { process.terminate() }; process.waitUntilExit() }
+        var text = ""
+        func readUntil(_ needle: String) {
+            while !text.contains(needle) {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { return }
+                text += String(decoding: data, as: UTF8.self)
+            }
+        }
+        readUntil("record 3")
+        let now = Int64(Date().timeIntervalSince1970) * 1_000_000_000
+        let fresh = [#"{"timestamp":\#(now),"eventMessage":"unrelated","messageType":"Default","process":"p"}"#,
+                     #"{"timestamp":\#(now + 1),"eventMessage":"fresh record","messageType":"Default","process":"p"}"#]
+        #expect(try diag(["import", "--store", store, try folder.write("new.ndjson", fresh.joined(separator: "\n") + "\n")]).status == 0)
+        readUntil("fresh record")
+        let messages = text.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["eventMessage"] as? String
+        }
+        #expect(messages == ["record 2", "record 3", "fresh record"])
+    }
+
+    @Test func followRefusesWhatDoesNotGrow() throws {
+        let folder = try TemporaryDirectory("diag-follow-refused")
+        let file = try folder.write("three.ndjson", TimeHabitsTests.threeRecords)
+        let refused = try diag(["show", "-f", file])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--follow reads one log store"))
+    }
+}

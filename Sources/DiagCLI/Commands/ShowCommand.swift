@@ -76,6 +76,9 @@ struct ShowCommand: ParsableCommand {
     @Flag(short: "r", help: "Show the newest records first (journalctl -r).")
     var reverse: Bool
 
+    @Flag(short: "f", help: "Show the last 10 records (or -n N) of the store, then the new ones as diagd commits them, with the same filters, until interrupted (journalctl -f). For Debug records diagd keeps in memory, use diag stream.")
+    var follow: Bool
+
     @Option(help: "Show only records whose message contains a match of this regular expression, in any case (journalctl --grep): eventMessage MATCHES[c] \"(?s).*(?:PATTERN).*\" ANDed with --predicate.", valueName: "pattern")
     var grep: String?
 
@@ -137,6 +140,12 @@ struct ShowCommand: ParsableCommand {
             start: window.start, end: window.end, includeInfo: info, includeDebug: debug,
             processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)
         let colored = color.enabled(isTerminal: isatty(STDOUT_FILENO) == 1)
+        if follow {
+            let source = try ShowFollow.check(sources: querySources, style: style, reverse: reverse)
+            let sink = OutputSink.standardOutput()
+            let printer = RecordPrinter(style: style, zone: zone, colored: colored, sink: sink)
+            try ShowFollow(query: LogQuery(selection: selection, condition: condition), source: source).run(lines: lines, printer: printer, sink: sink)
+        }
         let pager = Pager.start(disabled: noPager)
         let sink = OutputSink.standardOutput()
         defer { pager?.finish(flushing: sink) }
