@@ -144,7 +144,10 @@ public struct BundleCollector {
                 }
             }
             startSummariesOnceCopied()
-            let staged = try stagedFiles(root)
+            // The writer lock of the staged store (a feedback bundle's selection is written
+            // through LogStore) is a process's lock, not content: the manifest lists only what
+            // the reader needs.
+            let staged = try stagedFiles(root).filter { $0 != "\(BundleLayout.logStore)/writer.lock" }
             for relative in staged where !archived.contains(relative) && !summaryFiles.contains(relative) {
                 try add(relative)
             }
