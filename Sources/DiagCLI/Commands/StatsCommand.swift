@@ -45,6 +45,13 @@ struct StatsCommand: ParsableCommand {
     var count: String = "10"
     @Option(help: TimezoneArgument.help, valueName: "zone")
     var timezone: String?
+    // log stats' subjects (StatsSubjects.swift).
+    @Flag(help: "Show only the totals and the levels, without the per-process, sender, subsystem, category and minute tables (log stats --overview).")
+    var overview: Bool
+    @Option(help: "Count only this process, by ID or name; repeatable (log stats --process).", valueName: "pid|name")
+    var process: [String]
+    @Option(help: "Count only records logged by this sender; repeatable (log stats --sender).", valueName: "name")
+    var sender: [String]
     @Argument(help: "Stores, bundles or log files to count (default: the default store).", valueName: "source")
     var sources: [String]
 
@@ -74,7 +81,7 @@ struct StatsCommand: ParsableCommand {
     }
 
     mutating func run() throws {
-        let text = try predicateFile.map(PredicateFile.read) ?? predicate
+        let text = StatsSubjects.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, processes: process, senders: sender)
         let querySources = try SourceArguments.resolve(sources)
         let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
         let condition = try text.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
@@ -95,7 +102,7 @@ struct StatsCommand: ParsableCommand {
         let report = StatsReport(tally: tally, sort: sort, limit: limit, zone: zone)
         let sink = OutputSink.standardOutput()
         switch style {
-        case .human: sink.write(report.human(method: method, reason: reason, predicate: text))
+        case .human: sink.write(report.human(method: method, reason: reason, predicate: text, overview: overview))
         case .json: sink.write(report.json(method: method, residual: condition?.residual != nil, reason: reason, predicate: text))
         }
         sink.flush()
