@@ -22,6 +22,7 @@ public struct Diag: ParsableCommand {
             ConfigCommand.self,
             ExportCommand.self,
             FleetCommand.self,
+            EraseCommand.self,
         ])
 
     public init() {}
