@@ -5,6 +5,9 @@ import Foundation
 public struct BundleManifest: Sendable, Equatable {
     public static let currentFormatVersion = 1
     public static let fileName = "manifest.json"
+    /// The largest manifest read (checked before it is parsed): a real one lists a few dozen
+    /// files in a few kilobytes.
+    public static let maximumFileSize: Int64 = 16 << 20
 
     /// A component's store file as collected: where it came from and what the bundle holds of it.
     public struct StoreFile: Sendable, Equatable {
@@ -79,9 +82,15 @@ public struct BundleManifest: Sendable, Equatable {
     /// Reads a manifest; `source` names it in errors.
     public init(jsonData data: Data, source: String) throws {
         func bad(_ reason: String) -> BundleError { .badInput("\(source): \(reason)") }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw bad("not a JSON object")
+        guard Int64(data.count) <= Self.maximumFileSize else {
+            throw bad("\(data.count) bytes, over the bound of \(Self.maximumFileSize) bytes for a manifest")
         }
+        let parsed: Any
+        do { parsed = try JSONSerialization.jsonObject(with: data) } catch {
+            let cause = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            throw bad("not valid JSON\(cause.map { " (\($0))" } ?? "")")
+        }
+        guard let object = parsed as? [String: Any] else { throw bad("not a JSON object") }
         func string(_ key: String) throws -> String {
             guard let value = object[key] as? String else { throw bad("'\(key)' is missing or not a string") }
             return value

@@ -97,7 +97,7 @@ import Testing
         #expect(!colored.contains("\u{1B}[0mDefault"))
         #expect(!(try printed(sampleRecords, style: .default)).contains("\u{1B}["))
         #expect(ColorMode.auto.enabled(isTerminal: false) == false)
-        #expect(ColorMode.auto.enabled(isTerminal: true))
+        #expect(ColorMode.auto.enabled(isTerminal: true, environment: [:]))
         #expect(ColorMode.none.enabled(isTerminal: true) == false)
     }
 }
