@@ -33,9 +33,8 @@ extension LogQuery {
                                                   issues: IssueCounter(report: { _ in }))
                 while let record = try stream.next() { note(record.timestamp) }
             case .appleLog(let path):
-                // Apple's archives and tracev3 files: read through once, as a file is.
                 let everything = RecordSelection(includeInfo: true, includeDebug: true)
-                for var stream in try AppleLogRecordStream.streams(path: path, selection: everything, condition: nil) {
+                for stream in try AppleLogRecordStream.streams(path: path, selection: everything, condition: nil) {
                     while let record = try stream.next() { note(record.timestamp) }
                 }
             }

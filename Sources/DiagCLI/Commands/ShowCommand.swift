@@ -145,9 +145,11 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         Self.keepFreedMemory()
-        let predicateText = GrepArgument.restrict(SignpostArgument.restrict(
-            ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier),
-            includeSignposts: signpost), to: grep)
+        let predicateText = GrepArgument.restrict(
+            SignpostArgument.restrict(
+                ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier),
+                includeSignposts: signpost),
+            to: grep)
         let querySources = try SourceArguments.resolve(sources)
         let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
         let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
