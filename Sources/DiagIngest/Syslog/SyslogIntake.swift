@@ -39,7 +39,8 @@ final class SyslogIntake: Sendable {
         let counters = context.counters
         let total = batch.persisted.count + batch.ringOnly.count + batch.dropped
         guard total > 0 else { return true }
-        counters.add(counters.syslogReceived, total)
+        // Counted once queued, so that a `sync` sent after `syslogReceived` covers them.
+        defer { counters.add(counters.syslogReceived, total) }
         if batch.storeFailure != nil && !batch.persisted.isEmpty {
             counters.add(counters.refusedWhileStoreFailing, batch.persisted.count)
             lost(batch.persisted.count)
