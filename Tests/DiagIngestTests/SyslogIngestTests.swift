@@ -200,3 +200,51 @@ final class TCPClient {
     func close() { Glibc.close(descriptor) }
 }
 
+
+/// `systemd/diagd-syslog.socket`'s way of starting diagd: systemd holds the datagram socket and
+/// passes it ($LISTEN_FDS); systemd-socket-activate does the same outside systemd.
+@Suite struct SyslogSocketActivationTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate"), "needs systemd-socket-activate"))
+    func diagdReadsTheDatagramSocketSystemdPasses() throws {
+        let directory = try TemporaryDirectory("activation")
+        let syslogPath = directory.file("log").path
+        let storePath = directory.file("store").path
+        let activator = Process()
+        activator.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
+        activator.arguments = [
+            "--datagram", "--listen", syslogPath, BuiltProducts.path("diagd"), "--store", storePath,
+            "--socket", directory.file("diagd.sock").path, "--syslog-socket", syslogPath,
+        ]
+        let stderrPath = directory.file("stderr").path
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        activator.standardError = FileHandle(forWritingAtPath: stderrPath)
+        try activator.run()
+        defer { if activator.isRunning { kill(activator.processIdentifier, SIGKILL) } }
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while !FileManager.default.fileExists(atPath: syslogPath) && Date() < deadline { usleep(20_000) }
+        // The first datagram starts diagd, which then reads it from the socket it was given.
+        // systemd-socket-activate (unlike the unit's PassCredentials=yes) leaves SO_PASSCRED
+        // off until diagd sets it, so the kernel attached no sender to this one.
+        try SyslogDaemon.run("/usr/bin/logger", ["-u", syslogPath, "-t", "activated", "-p", "user.err", "sent before diagd ran"])
+        var records: [LogRecord] = []
+        while records.isEmpty && Date() < deadline {
+            usleep(100_000)
+            records = (try? RunningDaemon.records(inStore: storePath))?.filter { $0.process != "diagd" } ?? []
+        }
+        let logger = try SyslogDaemon.run("/usr/bin/logger", ["-u", syslogPath, "-t", "activated", "-p", "user.err", "sent while diagd ran"])
+        while records.count < 2 && Date() < deadline {
+            usleep(100_000)
+            records = (try? RunningDaemon.records(inStore: storePath))?.filter { $0.process != "diagd" } ?? []
+        }
+        kill(activator.processIdentifier, SIGTERM)
+        activator.waitUntilExit()
+        let log = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+        #expect(activator.terminationStatus == 0)
+        #expect(records.map(\.eventMessage) == ["sent before diagd ran", "sent while diagd ran"], "diagd said: \(log)")
+        #expect(records.first?.processID == nil)
+        #expect(records.last?.processID == Int64(logger))
+        #expect(log.contains("syslog datagrams on \(syslogPath) (from systemd)"))
+        // The socket is systemd's: diagd leaves it in place.
+        #expect(FileManager.default.fileExists(atPath: syslogPath))
+    }
+}
