@@ -10,6 +10,8 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     case journalJSON = "journal"
     /// Android `logcat -v threadtime`: `03-17 16:13:38.811  1702  2395 D Tag: message`.
     case logcat
+    /// `journalctl -o export`: binary-safe journal entries (LogFileReader+JournalExport.swift).
+    case journalExport = "journal-export"
 
     /// What users type for `--format`: `ndjson`, `json`, `syslog`, `journal`, `logcat`.
     public var name: String { rawValue }
@@ -26,6 +28,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         case .syslog: "BSD syslog lines (`Jul  1 09:00:55 host process[pid]: message`)"
         case .journalJSON: "`journalctl -o json` entries"
         case .logcat: "Android logcat threadtime lines (`03-17 16:13:38.811  1702  2395 D Tag: message`)"
+        case .journalExport: "`journalctl -o export` entries (`__CURSOR=…` lines)"
         }
     }
 
@@ -63,6 +66,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             let journalKeys = ["\"__REALTIME_TIMESTAMP\"", "\"__CURSOR\"", "\"_BOOT_ID\""]
             return journalKeys.contains { trimmed.contains(utf8: $0) } ? .journalJSON : .ndjson
         default:
+            if LogFileReader.looksLikeJournalExport(trimmed) { return .journalExport }
             if LogcatLineParser.looksLikeHeader(trimmed) { return .logcat }
             if SyslogLineParser.looksLikeHeader(trimmed) { return .syslog }
             return nil

@@ -93,6 +93,7 @@ public final class LogFileReader {
         case .appleJSON: try readJSONArray(record: record, issue: issue)
         case .syslog: try readSyslog(record: record, issue: issue)
         case .logcat: try readLogcat(record: record, issue: issue)
+        case .journalExport: try readJournalExport(record: record, issue: issue)
         }
     }
 

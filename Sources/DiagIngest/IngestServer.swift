@@ -37,6 +37,8 @@ public final class IngestServer: Sendable {
         context = IngestContext(
             queue: queue, ring: RecordRing(capacity: options.ringCapacity), levels: levels, counters: counters,
             writer: writer, log: log, makeStreamFilter: makeStreamFilter)
+        // Bound before the main socket: a client that reaches that one finds these ready too.
+        syslog = try SyslogListeners(options: options, context: context, stopRequest: stopRequest)
         // A bare name (`--socket d.sock`) lives in the current folder, which exists.
         let socketFolder = (options.socketPath as NSString).deletingLastPathComponent
         if !socketFolder.isEmpty {
@@ -45,7 +47,6 @@ public final class IngestServer: Sendable {
         let groupID = try options.socketGroup.map(Self.groupID(named:))
         socketPath = options.socketPath
         listener = Mutex(ListenerHolder(try ListeningSocket(path: options.socketPath, groupID: groupID)))
-        syslog = try SyslogListeners(options: options, context: context, stopRequest: stopRequest)
         lock = Mutex(StoreLockHolder(storeLock))
     }
 

@@ -57,12 +57,17 @@ final class RecordQueue: @unchecked Sendable {
         return true
     }
 
-    /// Queues records only if there is room now: for syslog datagrams, whose senders must not
-    /// wait on diagd. Returns false (nothing queued) when full or closed.
-    func offer(_ records: [LogRecord], bytes: Int) -> Bool {
+    /// Queues records if there is room within `waitSeconds`: for syslog datagrams, whose reader
+    /// must not stall forever behind a stuck writer. Returns false (nothing queued) when still
+    /// full then, or closed.
+    func offer(_ records: [LogRecord], bytes: Int, waitSeconds: Double) -> Bool {
         guard !records.isEmpty else { return true }
+        let deadline = Date(timeIntervalSinceNow: waitSeconds)
         condition.lock()
         defer { condition.unlock() }
+        while (pending.count >= capacity || pendingBytes >= byteCapacity) && !closed {
+            guard condition.wait(until: deadline) else { break }
+        }
         guard !closed, pending.count < capacity, pendingBytes < byteCapacity else { return false }
         pending.append(contentsOf: records)
         pendingBytes += bytes

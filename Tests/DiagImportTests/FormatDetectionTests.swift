@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func namesForTheFormatOption() {
-        #expect(ImportFormat.allCases.map(\.name) == ["ndjson", "json", "syslog", "journal", "logcat"])
+        #expect(ImportFormat.allCases.map(\.name) == ["ndjson", "json", "syslog", "journal", "logcat", "journal-export"])
         #expect(ImportFormat(name: "SYSLOG") == .syslog)
         #expect(ImportFormat(name: "xml") == nil)
     }

@@ -4,14 +4,17 @@ import Synchronization
 /// Where parsed syslog messages go: the same level routing as diagd's own socket (store, ring,
 /// live streams), then the writer's queue.
 ///
-/// Datagrams are offered without waiting: a sender of `/dev/log` must not hang because diagd
-/// is behind, so when the queue is full (or the store refuses writes) the batch is lost, counted
-/// in `syslogLost`, and reported in diagd's log (and so in the store, under process `diagd`) at
-/// most every `reportInterval`. TCP batches wait for room instead (TCP has back-pressure).
+/// Datagrams wait for room in the queue at most `datagramWait`: while they wait, the kernel's
+/// socket queue fills and senders wait in turn (back-pressure, as with any syslog daemon); a
+/// writer stuck longer than that must not hang every sender of `/dev/log`, so the batch is then
+/// lost, as it is at once while the store refuses writes: counted in `syslogLost`, and reported
+/// in diagd's log (and so in the store, under process `diagd`) at most every `reportInterval`.
+/// TCP batches wait for room as long as it takes (TCP has back-pressure, and a sender can time out).
 final class SyslogIntake: Sendable {
     let context: IngestContext
     private let pendingReport = Mutex(PendingReport())
     static let reportInterval: Int64 = 5_000_000_000
+    static let datagramWait = 1.0
 
     private struct PendingReport {
         var lost = 0
@@ -39,7 +42,8 @@ final class SyslogIntake: Sendable {
         let counters = context.counters
         let total = batch.persisted.count + batch.ringOnly.count + batch.dropped
         guard total > 0 else { return true }
-        counters.add(counters.syslogReceived, total)
+        // Counted once queued, so that a `sync` sent after `syslogReceived` covers them.
+        defer { counters.add(counters.syslogReceived, total) }
         if batch.storeFailure != nil && !batch.persisted.isEmpty {
             counters.add(counters.refusedWhileStoreFailing, batch.persisted.count)
             lost(batch.persisted.count)
@@ -52,7 +56,7 @@ final class SyslogIntake: Sendable {
         if !batch.live.isEmpty { counters.add(counters.streamDrops, context.hub.publish(batch.live)) }
         context.ring.append(batch.ringOnly, sizes: batch.ringOnlySizes)
         if wait { return context.queue.push(batch.persisted, bytes: batch.persistedBytes) }
-        guard context.queue.offer(batch.persisted, bytes: batch.persistedBytes) else {
+        guard context.queue.offer(batch.persisted, bytes: batch.persistedBytes, waitSeconds: Self.datagramWait) else {
             lost(batch.persisted.count)
             return false
         }
@@ -85,7 +89,7 @@ final class SyslogIntake: Sendable {
         if due.lost > 0 {
             context.log.log(
                 .error,
-                "syslog: lost \(due.lost) message\(due.lost == 1 ? "" : "s") (\(totalLost) since start): the store writer was behind (queue full) or the store refused writes, and datagrams cannot wait",
+                "syslog: lost \(due.lost) message\(due.lost == 1 ? "" : "s") (\(totalLost) since start): the store writer was behind (queue full for over \(Int(Self.datagramWait)) s) or the store refused writes",
                 category: "syslog")
         }
         if due.invalid > 0, let first = due.firstInvalid {

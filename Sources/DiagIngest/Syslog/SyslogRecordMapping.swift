@@ -5,11 +5,13 @@ import DiagModel
 /// - `process`, `processID`, `userID`, `processImagePath`: from the kernel (`SCM_CREDENTIALS` on
 ///   the datagram socket); nil over TCP, where the kernel vouches for no process.
 /// - `sender`: the claimed APP-NAME or tag; the claimed PID, hostname, MSGID, facility and
-///   severity go to `metadata.syslog`.
+///   severity go to `metadata.syslogPID`, `syslogHostname`, `syslogMsgID`, `syslogFacility`,
+///   `syslogSeverity` (with `syslogFormat` and `syslogTransport`; flat, since predicates reach
+///   `metadata.<key>` one level deep).
 /// - `messageType`: from the severity (`SyslogPriority.messageType`).
 /// - `category`: the facility's name (`daemon`, `local3`, …).
-/// - RFC 5424 structured data: each element becomes `metadata.<SD-ID>`, an object of its
-///   parameters; our own element (`diag@32473`, as `diag export --format rfc5424` writes it)
+/// - RFC 5424 structured data: each parameter becomes `metadata.<name>` (`<SD-ID>.<name>` when
+///   the name is taken already); our own element (`diag@32473`, as `diag export --format rfc5424` writes it)
 ///   gives back the fields it carries.
 /// - `timestamp`: the message's RFC 3339 time when it has one, else the receipt time.
 extension SyslogMessage {
@@ -17,24 +19,25 @@ extension SyslogMessage {
         var record = LogRecord(
             timestamp: timestamp ?? receiptTime, messageType: priority.messageType, sender: appName,
             category: priority.facilityName, eventMessage: message, receiptTime: receiptTime)
-        var syslog: [String: JSONValue] = [
-            "facility": .string(priority.facilityName), "severity": .string(priority.severityName),
-            "format": .string(format.rawValue), "transport": .string(transport),
+        // Flat keys: predicates reach `metadata.<key>` one level deep.
+        var metadata: [String: JSONValue] = [
+            "syslogFacility": .string(priority.facilityName), "syslogSeverity": .string(priority.severityName),
+            "syslogFormat": .string(format.rawValue), "syslogTransport": .string(transport),
         ]
-        if let hostname { syslog["hostname"] = .string(hostname) }
-        if let processID { syslog["pid"] = .string(processID) }
-        if let messageID { syslog["msgid"] = .string(messageID) }
-        var metadata: [String: JSONValue] = [:]
+        if let hostname { metadata["syslogHostname"] = .string(hostname) }
+        if let processID { metadata["syslogPID"] = .string(processID) }
+        if let messageID { metadata["syslogMsgID"] = .string(messageID) }
         for element in structuredData {
             if element.id == "diag@32473" {
                 restoreFields(element, into: &record, metadata: &metadata)
                 continue
             }
-            var object: [String: JSONValue] = [:]
-            for parameter in element.parameters { object[parameter.name] = .string(parameter.value) }
-            metadata[element.id] = .object(object)
+            // `name`, or `SD-ID.name` when two elements (or our keys) share the name.
+            for parameter in element.parameters {
+                let key = metadata[parameter.name] == nil ? parameter.name : "\(element.id).\(parameter.name)"
+                if metadata[key] == nil { metadata[key] = .string(parameter.value) }
+            }
         }
-        metadata["syslog"] = .object(syslog)
         record.metadata = metadata
         if let peer { peer.stamp(&record) }
         return record

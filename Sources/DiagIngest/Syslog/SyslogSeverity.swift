@@ -5,7 +5,7 @@ import DiagModel
 ///
 /// The mapping (README "Logging from other languages"): emerg, alert, crit → Fault; err →
 /// Error; warning, notice → Default; info → Info; debug → Debug. The severity's name is kept in
-/// `metadata.syslog.severity`, since warning and notice share a level.
+/// `metadata.syslogSeverity`, since warning and notice share a level.
 struct SyslogPriority: Sendable, Hashable {
     let facility: Int
     let severity: Int

@@ -5,7 +5,7 @@ import Glibc
 /// `--syslog-tcp HOST:PORT`: RFC 6587 over TCP, one thread per connection, within diagd's
 /// `--max-connections` shared with its own socket. TCP has back-pressure: a connection waits
 /// for room in the writer's queue, so nothing it sent is lost while diagd runs. The kernel
-/// names no process for a TCP peer: records carry the peer's address in `metadata.syslog.peer`.
+/// names no process for a TCP peer: records carry the peer's address in `metadata.syslogPeer`.
 ///
 /// A connection that holds a partial frame for `idleSeconds` without sending more is closed
 /// (a slow or stalled client must not keep a thread forever).
@@ -101,10 +101,7 @@ struct SyslogTCPConnection {
                     do throws(SyslogParseError) {
                         let message = try SyslogParser.parse(bytes)
                         var record = message.record(peer: nil, receiptTime: now, transport: "tcp")
-                        if case .object(var syslog)? = record.metadata?["syslog"] {
-                            syslog["peer"] = .string(peer)
-                            record.metadata?["syslog"] = .object(syslog)
-                        }
+                        record.metadata?["syslogPeer"] = .string(peer)
                         batch.add(record, size: bytes.count + 256)
                     } catch {
                         intake.invalid("syslog-tcp \(peer): \(error.description)")

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Syslog datagrams into diagd (--syslog-socket) beside rsyslog's imuxsock (Debian's rsyslogd,
+# started privately with its own configuration) and beside the same records over diagd's own
+# socket (NDJSON, one sync at the end), in one run. Each figure is records/s from the first
+# send until the last record is durable (diagd: committed, answered by a sync; rsyslog: written
+# by omfile to its file, which is not fsynced). The sender is Benchmarks/syslog_sender.py, one
+# process, blocking sockets (as syslog(3) is). The OTLP receiver of issue 20 is not built yet,
+# so no OTLP figure is printed.
+#
+#   Benchmarks/syslog-otlp.sh [records]     (default 200000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+COUNT=${1:-200000}
+[ -x /usr/sbin/rsyslogd ] || { echo "syslog-otlp.sh: /usr/sbin/rsyslogd is missing (make setup installs rsyslog)" >&2; exit 1; }
+swift build -c release --product diagd >/dev/null
+BIN=$(swift build -c release --show-bin-path)
+SENDER="python3 Benchmarks/syslog_sender.py"
+
+WORK=$(mktemp -d /tmp/diag-bench-syslog.XXXXXX)
+DIAGD_PID=""
+RSYSLOG_PID=""
+cleanup() {
+    if [[ -n "$DIAGD_PID" ]] && kill -0 "$DIAGD_PID" 2>/dev/null; then kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID" || true; fi
+    if [[ -n "$RSYSLOG_PID" ]] && kill -0 "$RSYSLOG_PID" 2>/dev/null; then kill -TERM "$RSYSLOG_PID"; fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+now() { date +%s.%N; }
+
+echo "== rsyslogd, imuxsock on a private socket (rate limiting off), omfile: $COUNT datagrams"
+mkdir -p "$WORK/rsyslog"
+cat >"$WORK/rsyslog/rsyslog.conf" <<CONF
+global(workDirectory="$WORK/rsyslog")
+module(load="imuxsock" SysSock.Use="off")
+input(type="imuxsock" Socket="$WORK/rsyslog/log" RateLimit.Interval="0")
+action(type="omfile" file="$WORK/rsyslog/messages")
+CONF
+/usr/sbin/rsyslogd -f "$WORK/rsyslog/rsyslog.conf" -i "$WORK/rsyslog/rsyslogd.pid"
+for _ in $(seq 100); do [[ -S "$WORK/rsyslog/log" && -s "$WORK/rsyslog/rsyslogd.pid" ]] && break; sleep 0.05; done
+RSYSLOG_PID=$(cat "$WORK/rsyslog/rsyslogd.pid")
+START=$(now)
+$SENDER syslog "$WORK/rsyslog/log" "$COUNT"
+while [[ $(wc -l <"$WORK/rsyslog/messages" 2>/dev/null || echo 0) -lt $COUNT ]]; do sleep 0.01; done
+RSYSLOG_SECONDS=$(awk -v a="$START" -v b="$(now)" 'BEGIN { print b - a }')
+kill -TERM "$RSYSLOG_PID"; RSYSLOG_PID=""
+
+echo "== diagd --syslog-socket: $COUNT datagrams"
+"$BIN/diagd" --store "$WORK/store" --socket "$WORK/diagd.sock" --syslog-socket "$WORK/log" 2>"$WORK/diagd.stderr" &
+DIAGD_PID=$!
+for _ in $(seq 1 200); do [[ -S "$WORK/diagd.sock" && -S "$WORK/log" ]] && break; sleep 0.05; done
+START=$(now)
+$SENDER syslog "$WORK/log" "$COUNT"
+LOST=$($SENDER wait-diagd "$WORK/diagd.sock" "$COUNT")
+echo "$LOST"
+SYSLOG_SECONDS=$(awk -v a="$START" -v b="$(now)" 'BEGIN { print b - a }')
+
+echo "== diagd's own socket: the same $COUNT records as NDJSON, one sync at the end"
+START=$(now)
+$SENDER ndjson "$WORK/diagd.sock" "$COUNT"
+NDJSON_SECONDS=$(awk -v a="$START" -v b="$(now)" 'BEGIN { print b - a }')
+PEAK_KB=$(awk '/VmHWM/ {print $2}' "/proc/$DIAGD_PID/status")
+kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID"; DIAGD_PID=""
+STORED=$(for f in "$WORK"/store/Persist/*.chunk.sqlite; do sqlite3 "$f" "select count(*) from records where process <> 'diagd'" 2>/dev/null || echo 0; done | awk '{s += $1} END {print s}')
+
+awk -v n="$COUNT" -v r="$RSYSLOG_SECONDS" -v s="$SYSLOG_SECONDS" -v j="$NDJSON_SECONDS" -v lost="${LOST#lost=}" -v stored="$STORED" -v peak="$PEAK_KB" 'BEGIN {
+    printf "\n%-52s %12s\n", "", "records/s"
+    printf "%-52s %12d\n", "rsyslogd imuxsock -> omfile (reference)", n / r
+    printf "%-52s %12d\n", "diagd --syslog-socket -> store, committed", n / s
+    printf "%-52s %12d\n", "diagd own socket (NDJSON) -> store, committed", n / j
+    printf "ratio diagd syslog / rsyslog imuxsock: %.2f; diagd syslog / diagd NDJSON: %.2f\n", r / s, j / s
+    printf "syslog datagrams lost by diagd: %d; records stored: %d of %d; diagd peak RSS %.1f MiB\n", lost, stored, 2 * n, peak / 1024
+}'
