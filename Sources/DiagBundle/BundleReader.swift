@@ -42,16 +42,20 @@ public enum BundleReader {
             }
             return OpenedBundle(root: root, manifest: manifest, archiveSHA256: nil)
         }
-        let (folder, sha) = try cache.unpack(path) { unpacked, digests in
-            let root = try topFolder(in: unpacked)
-            try checkDigests(of: try readManifest(root), against: digests, top: root.lastPathComponent, archive: path)
-            let top = root.lastPathComponent
-            try ForeignStore.admit(bundleRoot: root, migrate: true) {
-                "refusing \(TerminalText.escaped(path)): entry '\(TerminalText.escaped("\(top)/\(BundleLayout.logStore)/\($0)"))'"
-            }
-        }
+        let (folder, sha) = try cache.unpack(path) { unpacked, digests in try admitUnpacked(unpacked, digests: digests, archive: path) }
         let root = try topFolder(in: folder)
         return OpenedBundle(root: root, manifest: try readManifest(root), archiveSHA256: sha)
+    }
+
+    /// The checks an unpacked archive passes before the cache keeps it (also asked by
+    /// AppleArchiveOpener, which unpacks every archive SOURCE first to tell a sysdiagnose).
+    static func admitUnpacked(_ unpacked: URL, digests: [String: BundleFileDigest], archive path: String) throws {
+        let root = try topFolder(in: unpacked)
+        try checkDigests(of: try readManifest(root), against: digests, top: root.lastPathComponent, archive: path)
+        let top = root.lastPathComponent
+        try ForeignStore.admit(bundleRoot: root, migrate: true) {
+            "refusing \(TerminalText.escaped(path)): entry '\(TerminalText.escaped("\(top)/\(BundleLayout.logStore)/\($0)"))'"
+        }
     }
 
     /// The folder holding `manifest.json`: `folder` itself, or its only subfolder.
