@@ -2,16 +2,15 @@ import Foundation
 
 /// A sysdiagnose-like archive (`sysdiagnose_….tar.gz`) holding an Apple `.logarchive`: unpacked
 /// into the same cache, under the same hostile-archive rules (ExtractionLimits, path checks) as
-/// a bundle. A diag bundle passes BundleReader's own checks here, so that asking first
+/// a bundle. A diag bundle is still checked against its manifest here, so that asking first
 /// whether an archive is Apple's costs a bundle nothing but the cache lookup that follows.
 public enum AppleArchiveOpener {
     /// The `.logarchive` folder inside the archive at `path`, or nil when the archive is a diag
     /// bundle (it has a manifest.json), which the bundle reader then opens from the cache.
     public static func logArchive(inArchive path: String, cache: BundleCache = BundleCache()) throws -> URL? {
         let (folder, _) = try cache.unpack(path) { unpacked, digests in
-            if (try? BundleReader.topFolder(in: unpacked)) != nil {
-                // One of our bundles: every check BundleReader makes before the cache keeps it.
-                try BundleReader.admitUnpacked(unpacked, digests: digests, archive: path)
+            if let root = try? BundleReader.topFolder(in: unpacked) {
+                try BundleReader.admitUnpacked(root: root, digests: digests, archive: path)
                 return
             }
             guard findLogArchive(in: unpacked) != nil else {
