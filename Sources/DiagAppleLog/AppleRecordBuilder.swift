@@ -108,7 +108,7 @@ struct AppleRecordBuilder {
             record.eventType = .signpostEvent
             record.signpostID = tracepoint.signpostID.map { Int64(bitPattern: $0) }
             record.signpostType = ["event", "begin", "end"][safe: Int(tracepoint.logType & 0x3)] ?? "event"
-            metadata["signpostScope"] = .string(["", "thread", "process", "system"][Int(tracepoint.logType >> 6)])
+            record.signpostScope = ["thread", "process", "system"][safe: Int(tracepoint.logType >> 6) - 1]
             if let name = tracepoint.nameReference {
                 record.signpostName = FormatLocator(strings: strings, process: event.process).locate(tracepoint, offset: name).format
             }

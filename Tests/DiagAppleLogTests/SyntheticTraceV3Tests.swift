@@ -72,7 +72,7 @@ import TestSupport
         #expect(signpost.signpostID == 0xABCDEF)
         #expect(signpost.signpostName == "interval")
         #expect(signpost.signpostType == "begin")
-        #expect(signpost.metadata?["signpostScope"] == .string("process"))
+        #expect(signpost.signpostScope == "process")
         #expect(signpost.subsystem == "com.example.sync")
         let trace = try #require(records.first { $0.eventType == .traceEvent })
         #expect(trace.eventMessage == "trace 9")
