@@ -52,7 +52,7 @@ struct LoadingTests {
         let lines = finished.flatMap { $0.stdout.split(separator: "\n") }
         #expect(lines.filter { $0.hasPrefix("loaded ") }.count == 2, "\(lines)")
         #expect(lines.filter { $0.hasPrefix("already loaded ") }.count == 4, "\(lines)")
-        let expected = try fixture.diag(["show", "--info", "--debug", "--style", "ndjson"] + Array(fixture.bundles[1...2]))
+        let expected = try fixture.diag(["show", "--info", "--debug", "--signpost", "--style", "ndjson"] + Array(fixture.bundles[1...2]))
         let connection = try PostgresConnection(url: url)
         let total = try connection.value("SELECT count(*) FROM records")
         #expect(total == String(expected.stdout.split(separator: "\n").count))

@@ -44,6 +44,10 @@ struct FleetShowCommand: ParsableCommand {
     var sender: [String]
     @Option(help: "Show only the records of this activity: its identifier in decimal or 0x hex.", valueName: "id")
     var activity: String?
+    @Flag(help: "Include signposts, as diag show --signpost; left out by default.")
+    var signpost: Bool
+    @Flag(name: "no-signpost", help: "Leave signposts out (the default).")
+    var noSignpost: Bool
     @Option(help: "The output style.")
     var style: OutputStyle = .default
     @Option(help: "Show and read times in this zone: a name (Europe/Paris) or an offset (+0100). Default: $TZ, else UTC.", valueName: "zone")
@@ -55,6 +59,7 @@ struct FleetShowCommand: ParsableCommand {
     private var activityIdentifier: Int64?
 
     mutating func validate() throws {
+        try SignpostArgument.validate(signpost: signpost, noSignpost: noSignpost)
         if let activity {
             guard let identifier = ActivityArgument.identifier(activity) else {
                 throw ValidationError("The value '\(activity)' is invalid for '--activity <id>'; accepted: a decimal number or 0x followed by hex digits, like 0x1a2b")
@@ -66,7 +71,9 @@ struct FleetShowCommand: ParsableCommand {
     }
 
     func run() throws {
-        let text = ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier)
+        let text = SignpostArgument.restrict(
+            ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier),
+            includeSignposts: signpost)
         let connection = try FleetDatabase.connect(database)
         let selection = RecordSelection(
             start: window.start, end: window.end, includeInfo: info, includeDebug: debug,
