@@ -60,8 +60,9 @@ struct LogStoreSnapshot {
         for index in pinned.indices {
             guard let reader = pinned[index].reader, let stream = pinned[index].source else { continue }
             let measured = try measureSealed(reader, chunk: pinned[index].chunk, size: Self.size(of: stream.database.path))
+            // A sealed chunk diagd has not indexed yet is copied and indexed like the others.
             guard let oldest = measured.oldestTimestamp, let newest = measured.newestTimestamp,
-                  measured.sealed, window.contains(oldest: oldest, newest: newest)
+                  measured.sealed, measured.searchIndex, window.contains(oldest: oldest, newest: newest)
             else { continue }
             pinned[index].source = nil
             chunks.append(measured)
@@ -167,6 +168,7 @@ struct LogStoreSnapshot {
     /// Removes the copy's records outside the window and measures what is left; nil (and the
     /// file removed) when nothing is left.
     private func trim(_ path: String, chunk: ChunkInfo) throws -> ChunkInfo? {
+        let remaining: Int64
         do {
             let database = try Database(path: path, options: .init(create: false))
             var figures = try measure(database)
@@ -178,24 +180,25 @@ struct LogStoreSnapshot {
                 try database.execute("DELETE FROM records WHERE timestamp < ? OR timestamp >= ?",
                                      [window.start ?? Int64.min, window.end ?? Int64.max])
                 // The search index is contentless: its entries cannot be removed one by one, so a
-                // trimmed chunk goes without it (queries then scan the chunk, with the same result).
+                // trimmed chunk's index is dropped here and built again below from what is left.
                 try database.execute("DROP TABLE IF EXISTS message_search")
                 try database.execute("VACUUM")
                 figures = try measure(database)
             }
-            guard figures.count > 0 else {
-                try? FileManager.default.removeItem(atPath: path)
-                return nil
-            }
-            let names = try indexNames(database)
-            let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
-            return ChunkInfo(file: chunk.file, sequence: chunk.sequence, sealed: names.contains("records_timestamp"),
-                             recordCount: figures.count, oldestTimestamp: figures.oldest, newestTimestamp: figures.newest,
-                             byteCount: size, searchIndex: names.contains("message_search"))
-        } catch let error as BundleError {
-            throw error
+            remaining = figures.count
         } catch {
             throw BundleError.failure("cannot trim the snapshot of \(chunk.file) to the window: \(error)")
+        }
+        guard remaining > 0 else {
+            try? FileManager.default.removeItem(atPath: path)
+            return nil
+        }
+        // Every chunk of a bundle is final: sealed, with its message search index, so that a
+        // reader's CONTAINS finds its records through the index instead of a scan.
+        do {
+            return try SnapshotChunkFinisher.finish(path: path, chunk: ChunkInfo(file: chunk.file, sequence: chunk.sequence))
+        } catch {
+            throw BundleError.failure("cannot index the snapshot of \(chunk.file): \(error)")
         }
     }
 

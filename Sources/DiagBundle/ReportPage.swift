@@ -11,6 +11,8 @@ struct ReportPage {
     var notes: String?
     /// The triage view's intervals, marks and records; without it, per-minute bars per component.
     var triage: TriageData? = nil
+    /// Errors grouped by pattern and the top patterns per component (ReportPage+Patterns.swift).
+    var patterns: ReportPatterns? = nil
 
     static let levelOrder: [MessageType] = [.fault, .error, .default, .info, .debug]
 
@@ -29,8 +31,9 @@ struct ReportPage {
         page += levelChips()
         if let notes, !notes.isEmpty { page += "<section><h2>Notes</h2><pre class=\"notes\">\(escape(notes))</pre></section>" }
         page += triage.map { TriageView(data: $0).html() } ?? timelines()
-        page += errorTable()
+        page += patterns?.problemSection(total: Int(errors.count)) ?? errorTable()
         page += topLists()
+        page += patterns?.componentSection() ?? ""
         page += "</main><footer>diag \(escape(manifest.toolVersion)) · bundle format \(manifest.formatVersion) · checksums in manifest.json</footer></body></html>\n"
         return page
     }

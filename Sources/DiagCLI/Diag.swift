@@ -13,6 +13,9 @@ public struct Diag: ParsableCommand {
             SignpostsCommand.self,
             StreamCommand.self,
             StatsCommand.self,
+            PatternsCommand.self,
+            DiffCommand.self,
+            ReportCommand.self,
             ImportCommand.self,
             IndexCommand.self,
             GenerateCommand.self,
@@ -23,6 +26,7 @@ public struct Diag: ParsableCommand {
             ConfigCommand.self,
             ExportCommand.self,
             FleetCommand.self,
+            EraseCommand.self,
         ])
 
     public init() {}

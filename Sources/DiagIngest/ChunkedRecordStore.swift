@@ -3,13 +3,13 @@ import DiagStore
 import Foundation
 import Glibc
 
-/// The writer thread's view of a `LogStore`: appends on the writer thread, sealing of closed
-/// chunks (index builds, seconds for a big chunk) on a low-priority thread of its own, in lulls
-/// of ingest, so that a burst is not slowed by index builds (unsealed chunks stay readable).
+/// The writer thread's view of a `LogStore`: appends on the writer thread; the sealing of closed
+/// chunks and their message search indexes (seconds for a big chunk) on a low-priority thread of
+/// their own, in lulls of ingest, so that a burst is not slowed by them (a closed chunk stays
+/// readable meanwhile, scanned instead of searched). A restart picks up what was left undone.
 final class ChunkedRecordStore: RecordStore {
     let store: LogStore
-    private let sealing = DispatchQueue(label: "diagd.sealing")
-    private let sealingIdle = DispatchSemaphore(value: 1)
+    private let finisher: ClosedChunkFinisher
     let maximumSize: Int64
     /// Seconds.
     let maximumAge: Int64?
@@ -22,6 +22,7 @@ final class ChunkedRecordStore: RecordStore {
         store = try LogStore.open(
             at: URL(fileURLWithPath: directory), create: true,
             options: LogStore.Options(chunkSizeLimit: chunkSize, sealOnRotation: false))
+        finisher = ClosedChunkFinisher(store: store, label: "diagd.sealing") { ThreadPriority.lower() }
         self.maximumSize = maximumSize
         self.maximumAge = maximumAge
         self.report = report
@@ -31,8 +32,8 @@ final class ChunkedRecordStore: RecordStore {
         try store.append(records)
     }
 
-    /// Closed chunks left unindexed while records keep arriving; past this many, they are
-    /// sealed even under load so that the backlog stays bounded.
+    /// Closed chunks left unsealed or unindexed while records keep arriving; past this many, they
+    /// are finished even under load so that the backlog stays bounded.
     static let sealingBacklog = 3
 
     func maintain(idle: Bool) throws {
@@ -40,25 +41,19 @@ final class ChunkedRecordStore: RecordStore {
         if !expired.removedChunks.isEmpty {
             report(.default, "quota: dropped \(expired.removedChunks.count) oldest chunks (\(expired.removedRecords) records, \(expired.removedBytes) bytes): \(expired.removedChunks.joined(separator: ", "))")
         }
-        let unsealed = store.info.chunks.filter { !$0.sealed }.count - 1
-        guard unsealed > 0, idle || unsealed >= Self.sealingBacklog else { return }
-        guard sealingIdle.wait(timeout: .now()) == .success else { return }
-        let store = store
-        let report = report
-        let idle = sealingIdle
-        sealing.async {
-            defer { idle.signal() }
-            ThreadPriority.lower()
-            do {
-                try store.sealPendingChunks()
-            } catch {
-                report(.error, "sealing a closed chunk failed (it stays readable, unindexed): \(error)")
-            }
+        if let error = finisher.takeError() {
+            report(.error, "sealing or indexing a closed chunk failed (it stays readable, unindexed): \(error)")
         }
+        let awaiting = store.closedChunksAwaitingSearchIndex
+        guard awaiting > 0, idle || awaiting >= Self.sealingBacklog, finisher.isIdle else { return }
+        finisher.requestPass()
     }
 
+    /// Lets the chunk being indexed finish (bounded: one chunk), then closes the store; what is
+    /// left is indexed after the next start.
     func close() throws {
-        sealing.sync {}
+        finisher.cancel()
+        try? finisher.wait()
         try store.close()
     }
 }

@@ -11,6 +11,8 @@ struct CollectStreamingTests {
     @Test func sealedChunksAreArchivedFromTheirFilesAndTheSummariesCountThem() throws {
         let folder = try TemporaryDirectory("diag-collect-stream")
         let store = try BundleQueryTests().makeStore(folder)
+        // Chunks diagd has sealed and indexed; `diag index` does it for this store written by the library.
+        #expect(try BundleQueryTests().diag(["index", "--store", store], cache: folder).status == 0)
         let info = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: store + "/Info.json"))) as? [String: Any]
         let sealed = ((info?["chunks"] as? [[String: Any]]) ?? []).filter { $0["sealed"] as? Bool == true }.compactMap { $0["file"] as? String }
         #expect(sealed.count > 2)
@@ -67,5 +69,35 @@ struct CollectStreamingTests {
         #expect(collected.status == 0, "\(collected.stderr)")
         let bundle = try #require(collected.stdout.split(separator: "\n").last.map(String.init))
         #expect(try BundleQueryTests().diag(["verify", bundle], cache: folder).status == 0)
+    }
+
+    /// Chunks that have no message search index yet (sealed or not) are copied and given one: a
+    /// bundle's reader finds `CONTAINS` through the index, with the same records as the store.
+    @Test func everyChunkOfABundleHasItsSearchIndex() throws {
+        let folder = try TemporaryDirectory("diag-collect-index")
+        let store = try BundleQueryTests().makeStore(folder)
+        let before = try LogStore.open(at: URL(fileURLWithPath: store), options: .readOnly).info.chunks
+        #expect(before.contains { !$0.searchIndex })
+
+        let collected = try BundleQueryTests().diag(["collect", "--store", store, "--output", folder.path + "/", "--compression", "none"], cache: folder)
+        #expect(collected.status == 0, "\(collected.stderr)")
+        let bundle = try #require(collected.stdout.split(separator: "\n").last.map(String.init))
+        let extracted = folder.file("extracted")
+        try FileManager.default.createDirectory(at: extracted, withIntermediateDirectories: true)
+        #expect(try run("/usr/bin/tar", ["-xf", bundle, "-C", extracted.path]).status == 0)
+        let top = try #require(try FileManager.default.contentsOfDirectory(atPath: extracted.path).first)
+        let archived = try LogStore.open(at: extracted.appendingPathComponent(top).appendingPathComponent("system_logs.logarchive"), options: .readOnly)
+        #expect(!archived.info.chunks.isEmpty)
+        for chunk in archived.info.chunks {
+            #expect(chunk.sealed && chunk.searchIndex, "\(chunk.file) sealed \(chunk.sealed), search index \(chunk.searchIndex)")
+        }
+        #expect(try BundleQueryTests().diag(["verify", bundle], cache: folder).status == 0)
+
+        let query = ["--predicate", "message contains[cd] \"STEP 17\"", "--info", "--debug", "--style", "ndjson"]
+        let fromStore = try BundleQueryTests().diag(["show", store] + query, cache: folder)
+        let fromBundle = try BundleQueryTests().diag(["show", bundle] + query, cache: folder)
+        #expect(fromStore.status == 0 && fromBundle.status == 0, "\(fromStore.stderr)\(fromBundle.stderr)")
+        #expect(!fromStore.stdout.isEmpty)
+        #expect(fromBundle.stdout == fromStore.stdout)
     }
 }

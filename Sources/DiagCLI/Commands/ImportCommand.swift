@@ -1,3 +1,4 @@
+import DiagAppleLog
 import DiagCommandLine
 import DiagImport
 import DiagModel
@@ -6,16 +7,18 @@ import DiagQuery
 import DiagStore
 import Foundation
 
-/// `diag import`: reads log files of any supported format into a store, then seals the chunk
-/// written so that its indexes exist.
+/// `diag import`: reads log files of any supported format into a store. Each chunk the import
+/// closes is sealed and gets its message search index on another thread while the import goes
+/// on; the command returns once every chunk it wrote has both (no `diag index` needed).
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import log files into a log store.",
         discussion: """
             Formats are detected from content: NDJSON (ours or log show --style ndjson), log show \
-            --style json, BSD syslog, journalctl -o json, Android logcat threadtime. A FILE of - reads \
-            standard input. Syslog and logcat times are read in $TZ, else UTC. Lines that are not \
+            --style json, BSD syslog, journalctl -o json, Android logcat threadtime, Apple's tracev3 \
+            files and .logarchive folders (docs/APPLE-LOGS.md). A FILE of - reads standard input. \
+            Syslog and logcat times are read in $TZ, else the system zone (/etc/localtime). Lines that are not \
             records are reported as FILE:LINE: reason and counted; the others are imported, and the \
             command exits with status 65.
             """,
@@ -43,17 +46,29 @@ struct ImportCommand: ParsableCommand {
         let url = StoreLocation.resolve(store)
         let logStore: LogStore
         do {
-            logStore = try LogStore.open(at: url, create: true)
+            logStore = try LogStore.open(at: url, create: true, options: LogStore.Options(sealOnRotation: false))
         } catch let error as StoreError {
             throw RuntimeError(error.description)
         }
         let options = ImportOptions(year: year, timeZone: DisplayZone.fromEnvironment().timeZone)
         var tally = ImportTally()
         let progress = ImportProgress(enabled: StandardStream.error.isTerminal)
+        let finisher = ClosedChunkFinisher(store: logStore, label: "diag.import.index")
+        // Chunks an earlier import or `diag index`-less store left without an index get one too.
+        if finisher.hasWork { finisher.requestPass() }
         for file in files {
+            if file != "-", AppleLogArchive.recognizes(file) {
+                try importAppleLogs(file, into: logStore, tally: &tally, progress: progress)
+                continue
+            }
+            if SourceResolver.bundleSuffixes.contains(where: { file.lowercased().hasSuffix($0) }),
+               let apple = try SourceArguments.bundleOpener?.appleLogArchive(inArchive: file) {
+                try importAppleLogs(apple, into: logStore, tally: &tally, progress: progress)
+                continue
+            }
             do {
                 let reader = try ThreadedFileReader(file == "-" ? .standardInput : .path(file), options: options)
-                try importFile(reader, name: file == "-" ? "<stdin>" : file, into: logStore, tally: &tally, progress: progress)
+                try importFile(reader, name: file == "-" ? "<stdin>" : file, into: logStore, tally: &tally, progress: progress, finisher: finisher)
             } catch let error as ImportError {
                 progress.clear()
                 StandardStream.error.write("Error: \(error.description)\n")
@@ -66,8 +81,13 @@ struct ImportCommand: ParsableCommand {
         }
         do {
             try logStore.rotate()
+            progress.show("Building the message search index")
+            finisher.requestPass()
+            try finisher.wait()
+            progress.clear()
             try logStore.close()
         } catch let error as StoreError {
+            progress.clear()
             throw RuntimeError(error.description)
         }
         StandardStream.output.write(tally.summary(store: url.path))
@@ -77,7 +97,8 @@ struct ImportCommand: ParsableCommand {
 
     /// Decoding runs on the reader's thread while this one inserts: the two overlap.
     private func importFile(
-        _ reader: ThreadedFileReader, name: String, into logStore: LogStore, tally: inout ImportTally, progress: ImportProgress
+        _ reader: ThreadedFileReader, name: String, into logStore: LogStore, tally: inout ImportTally, progress: ImportProgress,
+        finisher: ClosedChunkFinisher
     ) throws {
         var batch: [LogRecord] = []
         batch.reserveCapacity(Self.batchSize)
@@ -110,6 +131,7 @@ struct ImportCommand: ParsableCommand {
                 tally.records += batch.count
                 batch.removeAll(keepingCapacity: true)
                 progress.update(file: name, records: fileRecords)
+                if finisher.isIdle && logStore.closedChunksAwaitingSearchIndex > 0 { finisher.requestPass() }
             }
         }
         try logStore.append(batch)
@@ -148,6 +170,13 @@ final class ImportProgress {
         lastUpdate = .now
         shown = true
         StandardStream.error.write("\r\u{1B}[KImporting \(file): \(records) records")
+    }
+
+    /// A line that stays until `clear`, whatever the rate limit.
+    func show(_ text: String) {
+        guard enabled else { return }
+        shown = true
+        StandardStream.error.write("\r\u{1B}[K\(text)…")
     }
 
     func clear() {

@@ -67,18 +67,23 @@ enum ChunkMigration {
         }
     }
 
-    private static let copyVersion1Batch = """
-        INSERT INTO records (id, timestamp, messageType, eventType, process, processID, sender, subsystem,
-                             category, threadID, activityIdentifier, eventMessage, metadata)
-        SELECT rowid,
-               CAST(round(time * 1000000.0) AS INTEGER) * 1000,
-               CASE lower(level) WHEN 'default' THEN 0 WHEN 'info' THEN 1 WHEN 'debug' THEN 2
-                                 WHEN 'error' THEN 16 WHEN 'fault' THEN 17 ELSE 0 END,
-               1024, proc, pid, sender, subsystem, category, tid, activity, coalesce(msg, ''),
-               CASE WHEN lower(level) IN ('default', 'info', 'debug', 'error', 'fault') THEN NULL
-                    ELSE json_object('version1Level', level) END
-        FROM log WHERE rowid <= ?
+    /// The `records` columns a version-1 row fills, and the expressions over `log` that fill them.
+    static let version1Columns = """
+        id, timestamp, messageType, eventType, process, processID, sender, subsystem,
+        category, threadID, activityIdentifier, eventMessage, metadata
         """
+    static let version1Values = """
+        rowid,
+        CAST(round(time * 1000000.0) AS INTEGER) * 1000,
+        CASE lower(level) WHEN 'default' THEN 0 WHEN 'info' THEN 1 WHEN 'debug' THEN 2
+                          WHEN 'error' THEN 16 WHEN 'fault' THEN 17 ELSE 0 END,
+        1024, proc, pid, sender, subsystem, category, tid, activity, coalesce(msg, ''),
+        CASE WHEN lower(level) IN ('default', 'info', 'debug', 'error', 'fault') THEN NULL
+             ELSE json_object('version1Level', level) END
+        """
+
+    private static let copyVersion1Batch =
+        "INSERT INTO records (\(version1Columns)) SELECT \(version1Values) FROM log WHERE rowid <= ?"
 
     private static func migrateFromVersion1(_ database: Database, batchSize: Int, afterBatch: (Int) throws -> Void) throws {
         try database.execute(ChunkSchema.createRecords)

@@ -2,12 +2,19 @@ import DiagModel
 import Foundation
 
 extension LogStore {
+    /// Chunks no longer written whose seal or message search index is still to be built.
+    public var closedChunksAwaitingSearchIndex: Int {
+        lock.withLock {
+            state.info.chunks.filter { !$0.mayBeAppendedTo(state) && (!$0.sealed || !$0.searchIndex) }.count
+        }
+    }
+
     /// Builds the message search index of every sealed chunk that lacks one: a contentless FTS5
     /// trigram table over each message folded for case and diacritics, rowid = `records.id`.
     /// Meant to run off the ingest path (it takes seconds per full chunk). Returns the number
-    /// of chunks indexed.
+    /// of chunks indexed. `shouldContinue` is asked before each chunk (a daemon that stops).
     @discardableResult
-    public func buildSearchIndexes() throws -> Int {
+    public func buildSearchIndexes(shouldContinue: () -> Bool = { true }) throws -> Int {
         let pending: [ChunkInfo] = try lock.withLock {
             try requireWritable()
             let chunks = state.info.chunks.filter { $0.sealed && !$0.searchIndex && !state.sealing.contains($0.file) }
@@ -17,6 +24,7 @@ extension LogStore {
         var built = 0
         for chunk in pending {
             defer { _ = lock.withLock { state.sealing.remove(chunk.file) } }
+            guard shouldContinue() else { continue }
             let path = chunkPath(chunk.file)
             guard FileManager.default.fileExists(atPath: path) else { continue }
             let indexed = try MessageSearchIndex.build(path: path, chunk: chunk)
@@ -44,21 +52,24 @@ enum MessageSearchIndex {
             try database.execute(ChunkSchema.writerPragmas)
             // Built in one transaction: a table that exists is complete (another process built it).
             guard try !ChunkTables(database).hasSearchIndex else { return try ChunkSealer.measure(database, chunk: chunk) }
-            try database.inTransaction(.immediate) {
-                try database.execute(ChunkSchema.createSearch)
-                let rows = try database.prepare("SELECT id, eventMessage FROM records")
-                let insert = try database.prepare("INSERT INTO \(ChunkSchema.searchTable) (rowid, message) VALUES (?, ?)")
-                while try rows.step() {
-                    try insert.bind(rows.int64(at: 0), at: 1)
-                    try insert.bind(fold(rows.string(at: 1)), at: 2)
-                    _ = try insert.step()
-                    insert.reset()
-                }
-            }
+            try database.inTransaction(.immediate) { try fill(database) }
             try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             return try ChunkSealer.measure(database, chunk: chunk)
         } catch {
             throw StoreError.chunk(path, error)
+        }
+    }
+
+    /// Creates the search table and indexes every record's message; inside the caller's transaction.
+    static func fill(_ database: Database) throws {
+        try database.execute(ChunkSchema.createSearch)
+        let rows = try database.prepare("SELECT id, eventMessage FROM records")
+        let insert = try database.prepare("INSERT INTO \(ChunkSchema.searchTable) (rowid, message) VALUES (?, ?)")
+        while try rows.step() {
+            try insert.bind(rows.int64(at: 0), at: 1)
+            try insert.bind(fold(rows.string(at: 1)), at: 2)
+            _ = try insert.step()
+            insert.reset()
         }
     }
 }

@@ -1,0 +1,89 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Seals the chunks a writer has closed and builds their message search indexes on a thread of
+/// its own, so that the writer goes on appending meanwhile (the search index takes seconds per
+/// full chunk). `diag import` and diagd use it; nobody has to run `diag index`.
+///
+/// Work requests coalesce: while a pass runs, further `requestPass` calls mark one more pass.
+public final class ClosedChunkFinisher: Sendable {
+    private struct State {
+        var running = false
+        var again = false
+        var firstError: (any Error)?
+        var passes = 0
+        var cancelled = false
+    }
+
+    private let store: LogStore
+    private let queue: DispatchQueue
+    private let state = Mutex(State())
+    private let group = DispatchGroup()
+    /// Called first on the finisher's thread (diagd lowers its priority there).
+    private let prepareThread: @Sendable () -> Void
+
+    public init(store: LogStore, label: String = "diag.chunk-finisher", prepareThread: @escaping @Sendable () -> Void = {}) {
+        self.store = store
+        self.queue = DispatchQueue(label: label)
+        self.prepareThread = prepareThread
+    }
+
+    /// Whether some closed chunk still waits for its seal or its search index.
+    public var hasWork: Bool { store.closedChunksAwaitingSearchIndex > 0 }
+
+    /// Starts a pass now, or one more after the running one.
+    public func requestPass() {
+        let start = state.withLock { state -> Bool in
+            if state.cancelled { return false }
+            if state.running { state.again = true; return false }
+            state.running = true
+            return true
+        }
+        guard start else { return }
+        group.enter()
+        queue.async { [self] in
+            prepareThread()
+            repeat {
+                do {
+                    guard !isCancelled else { break }
+                    try store.sealPendingChunks()
+                    try store.buildSearchIndexes { [self] in !isCancelled }
+                } catch {
+                    state.withLock { if $0.firstError == nil { $0.firstError = error } }
+                }
+            } while state.withLock { state -> Bool in
+                state.passes += 1
+                if state.again { state.again = false; return true }
+                state.running = false
+                return false
+            }
+            group.leave()
+        }
+    }
+
+    /// Stops after the chunk being worked on; no pass starts after this.
+    public func cancel() {
+        state.withLock { $0.cancelled = true }
+    }
+
+    private var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// Passes completed so far (for tests and the daemon's log).
+    public var completedPasses: Int { state.withLock { $0.passes } }
+
+    /// Waits for the running pass (and the one requested after it); throws the first error any
+    /// pass met, once.
+    public func wait() throws {
+        group.wait()
+        if let error = takeError() { throw error }
+    }
+
+    /// The first error a pass met since the last call, without waiting.
+    public func takeError() -> (any Error)? {
+        state.withLock { state -> (any Error)? in defer { state.firstError = nil }; return state.firstError }
+    }
+
+    /// Whether no pass runs now.
+    public var isIdle: Bool { state.withLock { !$0.running } }
+}
