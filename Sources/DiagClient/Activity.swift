@@ -18,9 +18,9 @@ public struct Activity: Sendable, Hashable {
     @discardableResult
     public init(
         _ name: String, transport: LogTransport = .shared, fileID: String = #fileID, line: Int = #line,
-        _ body: () throws -> Void
+        dsoHandle: UnsafeRawPointer = #dsohandle, _ body: () throws -> Void
     ) rethrows {
-        self.init(started: name, transport: transport, fileID: fileID, line: line)
+        self.init(started: name, transport: transport, fileID: fileID, line: line, dsoHandle: dsoHandle)
         try Activity.$current.withValue(self) { try body() }
     }
 
@@ -28,9 +28,9 @@ public struct Activity: Sendable, Hashable {
     @discardableResult
     public init(
         _ name: String, transport: LogTransport = .shared, fileID: String = #fileID, line: Int = #line,
-        _ body: () async throws -> Void
+        dsoHandle: UnsafeRawPointer = #dsohandle, _ body: () async throws -> Void
     ) async rethrows {
-        self.init(started: name, transport: transport, fileID: fileID, line: line)
+        self.init(started: name, transport: transport, fileID: fileID, line: line, dsoHandle: dsoHandle)
         try await Activity.$current.withValue(self) { try await body() }
     }
 
@@ -53,12 +53,13 @@ public struct Activity: Sendable, Hashable {
         self.parentIdentifier = parentIdentifier
     }
 
-    private init(started name: String, transport: LogTransport, fileID: String, line: Int) {
+    private init(started name: String, transport: LogTransport, fileID: String, line: Int, dsoHandle: UnsafeRawPointer) {
         self.init(name: name, identifier: Self.newIdentifier(), parentIdentifier: Activity.current?.identifier)
-        let record = LogRecord(
+        var record = LogRecord(
             timestamp: Clock.now(), messageType: .default, eventType: .activityCreateEvent,
             sender: Logger.module(of: fileID), threadID: CurrentThread.id, activityIdentifier: identifier,
             parentActivityIdentifier: parentIdentifier, eventMessage: name, formatString: name)
+        record.senderImagePath = SenderImage.path(module: Logger.module(of: fileID), dsoHandle: dsoHandle)
         transport.send(record)
     }
 

@@ -20,45 +20,47 @@ public struct Logger: Sendable {
         self.transport = transport
     }
 
-    public func debug(_ message: @autoclosure () -> LogMessage, metadata: @autoclosure () -> Metadata? = nil, fileID: String = #fileID, line: Int = #line) {
-        log(level: .debug, message(), metadata: metadata(), fileID: fileID, line: line)
+    public func debug(_ message: @autoclosure () -> LogMessage, metadata: @autoclosure () -> Metadata? = nil, fileID: String = #fileID, line: Int = #line, dsoHandle: UnsafeRawPointer = #dsohandle) {
+        log(level: .debug, message(), metadata: metadata(), fileID: fileID, line: line, dsoHandle: dsoHandle)
     }
 
-    public func info(_ message: @autoclosure () -> LogMessage, metadata: @autoclosure () -> Metadata? = nil, fileID: String = #fileID, line: Int = #line) {
-        log(level: .info, message(), metadata: metadata(), fileID: fileID, line: line)
+    public func info(_ message: @autoclosure () -> LogMessage, metadata: @autoclosure () -> Metadata? = nil, fileID: String = #fileID, line: Int = #line, dsoHandle: UnsafeRawPointer = #dsohandle) {
+        log(level: .info, message(), metadata: metadata(), fileID: fileID, line: line, dsoHandle: dsoHandle)
     }
 
     /// A Default-level record.
-    public func notice(_ message: @autoclosure () -> LogMessage, metadata: @autoclosure () -> Metadata? = nil, fileID: String = #fileID, line: Int = #line) {
-        log(level: .default, message(), metadata: metadata(), fileID: fileID, line: line)
+    public func notice(_ message: @autoclosure () -> LogMessage, metadata: @autoclosure () -> Metadata? = nil, fileID: String = #fileID, line: Int = #line, dsoHandle: UnsafeRawPointer = #dsohandle) {
+        log(level: .default, message(), metadata: metadata(), fileID: fileID, line: line, dsoHandle: dsoHandle)
     }
 
     /// A Default-level record (the same as `notice`).
-    public func log(_ message: @autoclosure () -> LogMessage, metadata: @autoclosure () -> Metadata? = nil, fileID: String = #fileID, line: Int = #line) {
-        log(level: .default, message(), metadata: metadata(), fileID: fileID, line: line)
+    public func log(_ message: @autoclosure () -> LogMessage, metadata: @autoclosure () -> Metadata? = nil, fileID: String = #fileID, line: Int = #line, dsoHandle: UnsafeRawPointer = #dsohandle) {
+        log(level: .default, message(), metadata: metadata(), fileID: fileID, line: line, dsoHandle: dsoHandle)
     }
 
-    public func error(_ message: @autoclosure () -> LogMessage, metadata: @autoclosure () -> Metadata? = nil, fileID: String = #fileID, line: Int = #line) {
-        log(level: .error, message(), metadata: metadata(), fileID: fileID, line: line)
+    public func error(_ message: @autoclosure () -> LogMessage, metadata: @autoclosure () -> Metadata? = nil, fileID: String = #fileID, line: Int = #line, dsoHandle: UnsafeRawPointer = #dsohandle) {
+        log(level: .error, message(), metadata: metadata(), fileID: fileID, line: line, dsoHandle: dsoHandle)
     }
 
-    public func fault(_ message: @autoclosure () -> LogMessage, metadata: @autoclosure () -> Metadata? = nil, fileID: String = #fileID, line: Int = #line) {
-        log(level: .fault, message(), metadata: metadata(), fileID: fileID, line: line)
+    public func fault(_ message: @autoclosure () -> LogMessage, metadata: @autoclosure () -> Metadata? = nil, fileID: String = #fileID, line: Int = #line, dsoHandle: UnsafeRawPointer = #dsohandle) {
+        log(level: .fault, message(), metadata: metadata(), fileID: fileID, line: line, dsoHandle: dsoHandle)
     }
 
     /// Logs at `level`; the message and metadata are built only when the level is wanted.
     public func log(
         level: MessageType, _ message: @autoclosure () -> LogMessage, metadata: @autoclosure () -> Metadata? = nil,
-        fileID: String = #fileID, line: Int = #line
+        fileID: String = #fileID, line: Int = #line, dsoHandle: UnsafeRawPointer = #dsohandle
     ) {
         guard transport.isEnabled(level) else { return }
         let built = message()
         let activity = Activity.current
-        let record = LogRecord(
-            timestamp: Clock.now(), messageType: level, sender: Self.module(of: fileID), subsystem: subsystem,
+        let module = Self.module(of: fileID)
+        var record = LogRecord(
+            timestamp: Clock.now(), messageType: level, sender: module, subsystem: subsystem,
             category: category, threadID: CurrentThread.id, activityIdentifier: activity?.identifier,
             parentActivityIdentifier: activity?.parentIdentifier, eventMessage: built.message,
             formatString: built.formatString, metadata: metadata())
+        record.senderImagePath = SenderImage.path(module: module, dsoHandle: dsoHandle)
         transport.send(record)
     }
 

@@ -25,7 +25,7 @@ import TestSupport
         let linux = try folder.write("sync-core.ndjson", #"{"timestamp":1800000000000050000,"process":"sync-core","processID":7,"subsystem":"com.example.sync","messageType":"Default","eventMessage":"uploaded batch 1"}"# + "\n")
         let environment = ["XDG_CACHE_HOME": folder.file("cache").path]
         let output = try run(BuiltProducts.path("diag"), [
-            "show", archive, linux, "--info", "--debug", "--style", "ndjson",
+            "show", archive, linux, "--info", "--debug", "--signpost", "--style", "ndjson",
             "--predicate", #"subsystem == "com.example.sync" OR process == "sync-core""#,
         ], environment: environment)
         #expect(output.status == 0, "\(output.stderr)")

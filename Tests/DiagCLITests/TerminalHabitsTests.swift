@@ -161,3 +161,24 @@ import TestSupport
         #expect(refused.stderr.contains("--follow reads one log store"))
     }
 }
+
+/// `diag show --source`: where each record comes from, before its message.
+@Suite struct ShowSourceLabelTests {
+    @Test func sourceShowsTheSendersImageElseItsName() throws {
+        let folder = try TemporaryDirectory("diag-source")
+        let file = try folder.write("s.ndjson", """
+            {"timestamp":1,"eventMessage":"m","process":"p","sender":"S","senderImagePath":"/usr/bin/x(S)"}
+            {"timestamp":2,"eventMessage":"n","process":"p","sender":"T"}
+            {"timestamp":3,"eventMessage":"o","process":"p"}
+
+            """)
+        let compact = try diag(["show", "--source", "--style", "compact", file]).stdout
+        #expect(compact.contains("p[0:0] (S) {/usr/bin/x(S)} m\n"))
+        #expect(compact.contains("p[0:0] (T) {T} n\n"))
+        #expect(compact.contains("p[0:0] o\n"))
+        #expect(try diag(["show", "--source", "--style", "default", file]).stdout.contains("p: (S) {/usr/bin/x(S)} m\n"))
+        #expect(!(try diag(["show", "--style", "compact", file]).stdout.contains("{")))
+        // The json styles carry senderImagePath as a field and keep the message as it is.
+        #expect(try diag(["show", "--source", "--style", "ndjson", file]).stdout.contains(#""senderImagePath":"/usr/bin/x(S)","eventMessage":"m"}"#))
+    }
+}

@@ -60,7 +60,11 @@ import TestSupport
         #expect(imported.format == .syslog)
         #expect(imported.records.map(\.eventMessage) == ["ok"])
         #expect(imported.issues.map(\.line) == [1])
-        #expect(throws: ImportError.self) { _ = try importText("hello\nNov 29 09:40:01 host app[1]: ok\n") }
+        // Detection looks past a stray first line too, and reports it the same way.
+        let detected = try importText("hello\nNov 29 09:40:01 host app[1]: ok\n")
+        #expect(detected.format == .syslog)
+        #expect(detected.issues.map(\.line) == [1])
+        #expect(throws: ImportError.self) { _ = try importText("hello\nworld\n") }
     }
 
     @Test func aCallbackErrorStopsReading() throws {

@@ -24,12 +24,15 @@ import TestSupport
     @Test func diagdIndexesTheChunksItCloses() throws {
         let daemon = try RunningDaemon(arguments: ["--chunk-size", "64K"])
         let client = try RawClient(path: daemon.socketPath)
-        var lines = ""
-        for index in 0..<3000 {
-            lines += "{\"eventMessage\":\"indexed record \(index) zebra-\(index % 50) \(String(repeating: "x", count: 100))\"}\n"
+        // Ten transactions (a sync after each): a chunk closes after the batch that fills it.
+        for batch in 0..<10 {
+            var lines = ""
+            for index in batch * 300..<(batch + 1) * 300 {
+                lines += "{\"eventMessage\":\"indexed record \(index) zebra-\(index % 50) \(String(repeating: "x", count: 100))\"}\n"
+            }
+            client.write(lines + "{\"sync\":\(batch + 1)}\n")
+            #expect(client.waitForSync(Int64(batch + 1)) != nil)
         }
-        client.write(lines + "{\"sync\":1}\n")
-        #expect(client.waitForSync(1) != nil)
         let chunks = waitUntilIndexed(daemon.storePath, atLeast: 3)
         #expect(chunks.count > 2, "the records should have filled several 64K chunks")
         for chunk in chunks.dropLast() {

@@ -44,10 +44,12 @@ struct FleetShowCommand: ParsableCommand {
     var sender: [String]
     @Option(help: "Show only the records of this activity: its identifier in decimal or 0x hex.", valueName: "id")
     var activity: String?
-    @Flag(help: "Include signposts, as diag show --signpost; left out by default.")
+    @Flag(help: "Include signposts (eventType signpostEvent), as diag show --signpost; left out by default.")
     var signpost: Bool
+
     @Flag(name: "no-signpost", help: "Leave signposts out (the default).")
     var noSignpost: Bool
+
     @Option(help: "The output style.")
     var style: OutputStyle = .default
     @Option(help: "Show and read times in this zone: a name (Europe/Paris) or an offset (+0100). Default: local ($TZ, else /etc/localtime).", valueName: "zone")

@@ -94,6 +94,9 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "Show only records whose message contains a match of this regular expression, in any case (journalctl --grep): eventMessage MATCHES[c] \"(?s).*(?:PATTERN).*\" ANDed with --predicate.", valueName: "pattern")
     var grep: String?
 
+    @Flag(help: "Show where each record comes from, {IMAGE(MODULE)} before the message: the sender's image path, else its sender (log show --source). The json styles always carry senderImagePath.")
+    var source: Bool
+
     @Flag(help: "Do not pipe the output into a pager ($DIAG_PAGER, else $PAGER, else less -FRX), which is used only when standard output is a terminal.")
     var noPager: Bool
 
@@ -193,7 +196,8 @@ struct ShowCommand: ParsableCommand {
             }
             printer.begin()
             defer { printer.finish() }
-            try order.emit(results.next, printer.write)
+            let labelled = source && style != .json && style != .ndjson
+            try order.emit(results.next, labelled ? { printer.write(SourceLabel.labelled($0)) } : printer.write)
             refused = results.refusedCount
         } catch let error as QueryError {
             throw error.isBadInput ? InputError(error.message) as any Error : RuntimeError(error.message)

@@ -56,3 +56,14 @@ struct RecordOrder {
         }
     }
 }
+
+/// `--source`: the record's origin in front of its message, in braces (a form no other part of
+/// a line uses): the sender's image path, else the sender's name.
+enum SourceLabel {
+    static func labelled(_ record: LogRecord) -> LogRecord {
+        guard let origin = record.senderImagePath ?? record.sender else { return record }
+        var labelled = record
+        labelled.eventMessage = "{\(origin)} " + record.eventMessage
+        return labelled
+    }
+}
