@@ -77,15 +77,16 @@ struct TriageView {
         let marksTop = activityHeight + intervalRows.used * Self.rowHeight
         for mark in marks {
             let level = mark.messageType.name.lowercased()
-            bars += "<div class=\"mark \(level)\" style=\"left:\(percent(mark.timestamp - data.start));top:\(marksTop)px\" data-t=\"\(mark.timestamp - data.start)\" data-info=\"\(htmlEscape("\(mark.messageType.name) · \(mark.process ?? "?") · \(mark.eventMessage)"))\" title=\"\(htmlEscape(mark.messageType.name + ": " + String(mark.eventMessage.prefix(200))))\"></div>"
+            let info = "\(mark.messageType.name) · \(mark.process ?? "?")[\(mark.processID.map(String.init) ?? "-")] · \(mark.eventMessage.prefix(500))"
+            bars += "<div class=\"mark \(level)\" style=\"left:\(percent(mark.timestamp - data.start));top:\(marksTop)px\" data-t=\"\(mark.timestamp - data.start)\" title=\"\(htmlEscape(info))\"></div>"
         }
         let height = marksTop + (marks.isEmpty ? 0 : 12) + 4
         return "<div class=\"lane\" data-lane=\"\(htmlEscape(lane.name))\"><div class=\"lane-name\" title=\"\(htmlEscape(lane.name))\">\(htmlEscape(lane.name))</div><div class=\"lane-body\" style=\"height:\(max(height, 20))px\"><div class=\"tv-track\">\(bars)</div></div></div>"
     }
 
     private func barHTML(kind: String, start: Int64, end: Int64, top: Int, label: String, info: String, name: String, index: Int? = nil) -> String {
-        let title = htmlEscape(String(info.prefix(300)))
-        return "<div class=\"bar \(kind)\" style=\"left:\(percent(start - data.start));width:\(percent(max(0, end - start)));top:\(top)px\" data-name=\"\(htmlEscape(name))\" data-start=\"\(start - data.start)\" data-end=\"\(end - data.start)\"\(index.map { " data-i=\"\($0)\"" } ?? "") data-info=\"\(htmlEscape(info))\" title=\"\(title)\">\(htmlEscape(label))</div>"
+        // The title is the record shown on hover, and what a click puts in the detail box.
+        return "<div class=\"bar \(kind)\" style=\"left:\(percent(start - data.start));width:\(percent(max(0, end - start)));top:\(top)px\" data-name=\"\(htmlEscape(name))\" data-start=\"\(start - data.start)\" data-end=\"\(end - data.start)\"\(index.map { " data-i=\"\($0)\"" } ?? "") title=\"\(htmlEscape(String(info.prefix(600))))\">\(htmlEscape(label))</div>"
     }
 
     private func staticTicks() -> String {

@@ -100,10 +100,10 @@ enum ReportScript {
     var target = event.target;
     if (target.classList.contains('bar')) {
       var a = Number(target.dataset.start), b = Number(target.dataset.end), margin = Math.max((b - a) * 0.1, 5e7);
-      select(target, target.dataset.info, a - margin, b + margin, 'the records during ' + target.dataset.name + ' (±' + duration(margin) + ')');
+      select(target, target.title, a - margin, b + margin, 'the records during ' + target.dataset.name + ' (±' + duration(margin) + ')');
     } else if (target.classList.contains('mark')) {
       var t = Number(target.dataset.t);
-      select(target, target.dataset.info, t - 1e9, t + 1e9, 'the records within 1 s of the ' + target.className.replace('mark ', ''));
+      select(target, target.title, t - 1e9, t + 1e9, 'the records within 1 s of the ' + target.className.replace('mark ', ''));
       for (var i = 0; i < rows.length; i++) if (Number(rows[i].dataset.t) === t) { rows[i].classList.add('selected'); rows[i].scrollIntoView({ block: 'nearest' }); break; }
     }
   });

@@ -43,6 +43,7 @@ extension OTLPLogsEncoder {
         attributes.int("diag.signpost_id", record.signpostID, to: &writer)
         attributes.string("diag.signpost_name", record.signpostName, to: &writer)
         attributes.string("diag.signpost_type", record.signpostType, to: &writer)
+        attributes.string("diag.signpost_scope", record.signpostScope, to: &writer)
         attributes.value("diag.metadata", record.metadata.map(JSONValue.object), to: &writer)
         writer.append(raw: "]")
         if let trace = record.traceID, trace != 0 {

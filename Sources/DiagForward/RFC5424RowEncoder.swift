@@ -240,6 +240,7 @@ final class RFC5424RowEncoder {
         integer(" signpostID=\"", statement, 19, &out)
         text(" signpostName=\"", statement, 20, &out)
         text(" signpostType=\"", statement, 21, &out)
+        text(" signpostScope=\"", statement, 23, &out)
         if let metadata {
             out.append(" metadata=\"")
             out.append(metadata)

@@ -24,6 +24,7 @@ enum StructuredDataWriter {
         append("signpostID", record.signpostID, &bytes)
         append("signpostName", record.signpostName, &bytes)
         append("signpostType", record.signpostType, &bytes)
+        append("signpostScope", record.signpostScope, &bytes)
         if let metadata = record.metadata { appendMetadata(metadata, &bytes) }
         bytes.append(UInt8(ascii: "]"))
     }

@@ -106,7 +106,15 @@ struct LogRecordDecoder {
         case .parentActivityIdentifier: record.parentActivityIdentifier = try Self.integer(value, "parentActivityIdentifier")
         case .traceID: record.traceID = try Self.integer(value, "traceID")
         case .formatString: record.formatString = try Self.string(value, "formatString")
-        case .signpostID: record.signpostID = try Self.integer(value, "signpostID")
+        case .signpostID:
+            // Apple's ndjson writes IDs as unsigned 64-bit numbers (the exclusive ID is
+            // 0xEEEEB0B5B2B2EEEE); those past 2^63 are kept as their bit pattern. The reader has
+            // them as doubles, exact to 2^11 there: equal IDs stay equal, so they still pair.
+            if case .double(let number) = value, number >= 0x1p63, number < 0x1p64 {
+                record.signpostID = Int64(bitPattern: UInt64(number))
+            } else {
+                record.signpostID = try Self.integer(value, "signpostID")
+            }
         case .signpostName: record.signpostName = try Self.string(value, "signpostName")
         case .signpostType: record.signpostType = try Self.string(value, "signpostType")
         case .signpostScope: record.signpostScope = try Self.string(value, "signpostScope")

@@ -117,6 +117,24 @@ import TestSupport
         #expect(both.stderr.contains("--signpost and --no-signpost cannot be used together"))
     }
 
+    /// Apple's `log show --style ndjson` signposts: no scope (process, Apple's default), the
+    /// process named by its image path, the exclusive ID as an unsigned 64-bit number.
+    @Test func pairsApplesNDJSONSignpostsWithTheExclusiveID() throws {
+        let folder = try TemporaryDirectory("diag-signposts")
+        func apple(_ type: String, _ time: String, _ message: String) -> String {
+            #"{"traceID":1,"eventMessage":"\#(message)","eventType":"signpostEvent","signpostID":17216892719917625070,"signpostName":"fetch","signpostType":"\#(type)","subsystem":"com.apple.cloudkit","category":"Signposts","threadID":42,"processImagePath":"\/usr\/libexec\/cloudd","timestamp":"2026-11-29 10:40:0\#(time)+0100","messageType":"Default","processID":321}"#
+        }
+        let path = try folder.write("apple.ndjson", [apple("begin", "1.000000", "start"), apple("end", "3.500000", "done")].joined(separator: "\n") + "\n")
+        let output = try diag(["signposts", "--intervals", "--style", "json", path])
+        #expect(output.status == 0, "\(output.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let interval = try #require((object["intervals"] as? [[String: Any]])?.first)
+        #expect(interval["process"] as? String == "cloudd")
+        #expect(interval["scope"] as? String == "process")
+        #expect(abs((interval["duration"] as? Double ?? 0) - 2.5) < 1e-9)
+        #expect(object["unmatchedBeginCount"] as? Int == 0 && object["unmatchedEndCount"] as? Int == 0)
+    }
+
     @Test func refusesAnOpenLimitOutOfRangeAndABadPredicate() throws {
         let limit = try diag(["signposts", "--open-limit", "0", "/dev/null"])
         #expect(limit.status == 64)

@@ -99,6 +99,22 @@ import Testing
         #expect(analysis.events.values.sorted() == [2])
     }
 
+    @Test func namesPastTheLimitAndUnknownTypesAreCountedNotPaired() {
+        var analysis = SignpostAnalysis(nameLimit: 3)
+        for index in 0..<5 {
+            _ = analysis.take(Self.signpost("begin", "name \(index)", id: 1, at: Int64(index)))
+            _ = analysis.take(Self.signpost("end", "name \(index)", id: 1, at: Int64(index) + 10))
+        }
+        _ = analysis.take(Self.signpost("intervalMiddle", "name 0", id: 1, at: 30))
+        _ = analysis.take(Self.signpost("", "name 0", id: 1, at: 31))
+        _ = analysis.finish()
+        #expect(analysis.intervalCount == 5)
+        #expect(analysis.names.count == 3)
+        #expect(analysis.namesOverflowed == 2)
+        #expect(analysis.unknownTypeCount == 2)
+        #expect(analysis.unmatchedBeginCount == 0 && analysis.unmatchedEndCount == 0)
+    }
+
     @Test func openIntervalsPastTheLimitAreGivenUpOldestFirstAndCounted() {
         var records: [LogRecord] = []
         for id in 0..<10 { records.append(Self.signpost("begin", "fetch", id: Int64(id), at: Int64(id))) }

@@ -98,6 +98,7 @@ struct SignpostsJSON {
             "activityOverflow": .int(Int64(analysis.activityOverflowed)),
             "namesOverflow": .int(Int64(analysis.namesOverflowed)),
             "recordsRead": .int(Int64(analysis.recordsRead)),
+            "unknownTypeCount": .int(Int64(analysis.unknownTypeCount)),
         ]
     }
 }

@@ -36,6 +36,9 @@ enum SignpostsText {
         if analysis.activityOverflowed > 0 {
             out += "Overflow: \(analysis.activityOverflowed) activit\(analysis.activityOverflowed == 1 ? "y was" : "ies were") not followed (more than --open-limit at once)\n"
         }
+        if analysis.unknownTypeCount > 0 {
+            out += "Not paired: \(analysis.unknownTypeCount) signpost record\(analysis.unknownTypeCount == 1 ? "" : "s") whose signpostType is not begin, end or event\n"
+        }
         if analysis.namesOverflowed > 0 {
             out += "Overflow: \(analysis.namesOverflowed) interval\(analysis.namesOverflowed == 1 ? "" : "s") or events of names past the first \(analysis.nameLimit) were not counted by name\n"
         }

@@ -22,12 +22,16 @@ public struct IntervalPairer {
         case interval(Interval)
         case unmatchedEnd(SignpostMark)
         case event(SignpostMark)
+        /// A signpost record whose `signpostType` is none of begin, end, event (any case).
+        case unknownType
         case none
     }
 
     /// The record's part in an interval, if it is a signpost.
     public mutating func take(_ record: LogRecord) -> Outcome {
-        guard let kind = SignpostKind(text: record.signpostType) else { return .none }
+        guard let kind = SignpostKind(text: record.signpostType) else {
+            return record.eventType == .signpostEvent ? .unknownType : .none
+        }
         let name = record.signpostName ?? ""
         let scope = SignpostScopeKind(text: record.signpostScope)
         let mark = SignpostMark(record, name: name)

@@ -30,6 +30,8 @@ public struct SignpostAnalysis {
     public private(set) var eventCount = 0
     public private(set) var namesOverflowed = 0
     public private(set) var recordsRead = 0
+    /// Signpost records whose `signpostType` is not begin, end or event: counted, not paired.
+    public private(set) var unknownTypeCount = 0
 
     public init(openLimit: Int = 100_000, listLimit: Int = 1_000, nameLimit: Int = 1_000, activities: Bool = false) {
         pairer = IntervalPairer(openLimit: openLimit)
@@ -57,6 +59,8 @@ public struct SignpostAnalysis {
             eventCount += 1
             let name = IntervalName(subsystem: mark.subsystem ?? "", category: mark.category ?? "", name: mark.name)
             if events[name] != nil || events.count < nameLimit { events[name, default: 0] += 1 } else { namesOverflowed += 1 }
+        case .unknownType:
+            unknownTypeCount += 1
         case .none:
             break
         }
