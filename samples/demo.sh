@@ -96,6 +96,8 @@ echo "\$ diag show BUNDLE --activity $(value EXPORT_ACTIVITY) --info --style com
 "$BIN/diag" show "$BUNDLE" --activity "$(value EXPORT_ACTIVITY)" --info --style compact | first 12
 echo "\$ diag stats BUNDLE --count 5"
 "$BIN/diag" stats "$BUNDLE" --count 5 | first 24
+echo "\$ diag signposts BUNDLE --activities   (what took long: intervals per name, slowest total first)"
+"$BIN/diag" signposts "$BUNDLE" --activities | first 40
 
 echo "== Attaching it to a bug report: a feedback bundle of what predicates/feedback.predicate selects"
 printf 'Steps to reproduce:\n1. Export %s posts on device A with fault %s.\n2. Import on device B.\n' "$POSTS" "$FAULT" >"$OUT/notes.txt"

@@ -1,19 +1,5 @@
+import DiagModel
 import Foundation
-
-/// Bounds on what an archive may unpack to, against decompression bombs.
-public struct ExtractionLimits: Sendable {
-    /// The largest single file accepted.
-    public var maximumEntrySize: Int64
-    /// The most bytes all files together may unpack to.
-    public var maximumTotalSize: Int64
-    public var maximumEntryCount: Int
-
-    public init(maximumEntrySize: Int64 = 16 << 30, maximumTotalSize: Int64 = 64 << 30, maximumEntryCount: Int = 200_000) {
-        self.maximumEntrySize = maximumEntrySize
-        self.maximumTotalSize = maximumTotalSize
-        self.maximumEntryCount = maximumEntryCount
-    }
-}
 
 /// Unpacks a tar archive into a fresh folder, refusing anything that could reach outside it.
 ///
@@ -31,13 +17,22 @@ struct ArchiveExtractor {
     }
 
     /// Extracts `archivePath` into `destination` (an empty folder).
+    ///
+    /// Bounds are checked while each entry streams, so a bomb stops at its bound rather than
+    /// after it was written: every file's size, the total (`ExtractionLimits.totalBound`, with
+    /// the free space checked again as the unpack goes), and once the manifest has been read
+    /// (`collect` writes it last; a hostile archive may put it anywhere) each later entry must
+    /// be listed in it and no larger than it says.
     func extract(_ archivePath: String, into destination: URL) throws -> Result {
         let reader = try ArchiveReader(path: archivePath)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
+        let bound = limits.totalBound(destination: destination.path)
         var total: Int64 = 0
+        var nextSpaceCheck = Self.spaceCheckInterval
         var entries = 0
         var files: [String: BundleFileDigest] = [:]
+        var listed: StreamedManifest?
         while let header = try reader.nextEntry() {
             entries += 1
             guard entries <= limits.maximumEntryCount else {
@@ -45,13 +40,25 @@ struct ArchiveExtractor {
             }
             let components = try checkedComponents(header, archivePath)
             let name = header.path ?? header.rawPath
+            let relative = components.joined(separator: "/")
             let target = components.reduce(destination) { $0.appendingPathComponent($1) }
             if header.fileType == 0o040000 {
                 try makeDirectories(components, under: destination, entry: name, archivePath)
                 continue
             }
-            if let size = header.size, size > limits.maximumEntrySize {
-                throw refusal(archivePath, name, "its size \(size) bytes is over the bound of \(limits.maximumEntrySize) bytes")
+            var entryBound = (bytes: limits.maximumEntrySize, reason: "over the bound of \(limits.maximumEntrySize) bytes")
+            if let listed {
+                guard let size = listed.sizes[relative] else {
+                    throw refusal(archivePath, name, "it is not listed in the manifest, which came before it")
+                }
+                entryBound = (size, "larger than the manifest says (\(size) bytes)")
+            }
+            let isManifest = listed == nil && StreamedManifest.isManifest(components)
+            if isManifest, BundleManifest.maximumFileSize < entryBound.bytes {
+                entryBound = (BundleManifest.maximumFileSize, "over the bound of \(BundleManifest.maximumFileSize) bytes for a manifest")
+            }
+            if let size = header.size, size > entryBound.bytes {
+                throw refusal(archivePath, name, "its size \(size) bytes is \(entryBound.reason)")
             }
             try makeDirectories(Array(components.dropLast()), under: destination, entry: name, archivePath)
             let descriptor = open(target.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -67,21 +74,30 @@ struct ArchiveExtractor {
                 if count == 0 { break }
                 entrySize += Int64(count)
                 total += Int64(count)
-                guard entrySize <= limits.maximumEntrySize else {
-                    throw refusal(archivePath, name, "it unpacks to more than the bound of \(limits.maximumEntrySize) bytes")
+                guard entrySize <= entryBound.bytes else {
+                    throw refusal(archivePath, name, "it unpacks to more bytes than that: \(entryBound.reason)")
                 }
-                guard total <= limits.maximumTotalSize else {
-                    throw refusal(archivePath, name, "the archive unpacks to more than the bound of \(limits.maximumTotalSize) bytes in all")
+                guard total <= bound.bytes else {
+                    throw refusal(archivePath, name, "the archive unpacks to more than \(bound.reason)")
+                }
+                if total >= nextSpaceCheck {
+                    nextSpaceCheck += Self.spaceCheckInterval
+                    if let free = ExtractionLimits.freeSpace(at: destination.path), free < limits.reserve {
+                        throw BundleError.failure("stopped unpacking \(TerminalText.escaped(archivePath)): only \(free) bytes are left free for the bundle cache \(destination.deletingLastPathComponent().path)")
+                    }
                 }
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
                 hasher.update(chunk)
                 try writeAll(descriptor, chunk, target.path)
             }
-            let relative = components.joined(separator: "/")
             files[relative] = BundleFileDigest(path: relative, size: entrySize, sha256: hasher.hexDigest())
+            if isManifest { listed = StreamedManifest(file: target, top: components.dropLast()) }
         }
         return Result(archiveSHA256: try reader.finishDigest(), files: files)
     }
+
+    /// How often the free space is checked again during an unpack.
+    static let spaceCheckInterval: Int64 = 64 << 20
 
     /// The entry's path split into components, after refusing every kind of entry that is not
     /// a plain file or folder inside the destination.
@@ -90,12 +106,12 @@ struct ArchiveExtractor {
             throw refusal(archivePath, header.rawPath, "its name is not valid UTF-8")
         }
         if let target = header.hardlinkTarget {
-            throw refusal(archivePath, path, "it is a hard link (to '\(target)'); only files and folders are accepted")
+            throw refusal(archivePath, path, "it is a hard link (to '\(TerminalText.escaped(target))'); only files and folders are accepted")
         }
         switch header.fileType {
         case 0o100000, 0o040000: break
         case 0o120000:
-            throw refusal(archivePath, path, "it is a symbolic link (to '\(header.symlinkTarget ?? "")'); only files and folders are accepted")
+            throw refusal(archivePath, path, "it is a symbolic link (to '\(TerminalText.escaped(header.symlinkTarget ?? ""))'); only files and folders are accepted")
         case 0o020000, 0o060000:
             throw refusal(archivePath, path, "it is a device; only files and folders are accepted")
         case 0o010000:
@@ -142,6 +158,6 @@ struct ArchiveExtractor {
     }
 
     private func refusal(_ archivePath: String, _ entry: String, _ reason: String) -> BundleError {
-        .badInput("refusing \(archivePath): entry '\(entry)': \(reason)")
+        .badInput("refusing \(TerminalText.escaped(archivePath)): entry '\(TerminalText.escaped(entry))': \(reason)")
     }
 }

@@ -1,4 +1,5 @@
 import CArchive
+import DiagModel
 import Foundation
 
 /// One entry's header as the archive states it; nothing here has been checked yet.
@@ -73,7 +74,7 @@ final class ArchiveReader {
     func readData(into buffer: UnsafeMutableRawBufferPointer, entry: String) throws -> Int {
         let count = archive_read_data(archive, buffer.baseAddress, buffer.count)
         guard count >= 0 else {
-            throw BundleError.badInput("\(path): entry '\(entry)' is truncated or corrupt: \(errorMessage())")
+            throw BundleError.badInput("\(TerminalText.escaped(path)): entry '\(TerminalText.escaped(entry))' is truncated or corrupt: \(errorMessage())")
         }
         return count
     }

@@ -5,6 +5,9 @@ import Foundation
 public struct BundleManifest: Sendable, Equatable {
     public static let currentFormatVersion = 1
     public static let fileName = "manifest.json"
+    /// The largest manifest read (checked before it is parsed): a real one lists a few dozen
+    /// files in a few kilobytes.
+    public static let maximumFileSize: Int64 = 16 << 20
 
     /// A component's store file as collected: where it came from and what the bundle holds of it.
     public struct StoreFile: Sendable, Equatable {
@@ -38,6 +41,11 @@ public struct BundleManifest: Sendable, Equatable {
     public var redacted = false
     /// `--var NAME=VALUE` and `--identifier` values the bundle was collected for.
     public var identifiers: [String: String] = [:]
+    /// The collecting machine's zone (its name, like `Europe/Paris`, or an offset like `+0100`) and
+    /// its offset then: `--timezone bundle` shows times as the reporter saw them. Nil in bundles
+    /// written before it was recorded.
+    public var timeZone: String?
+    public var timeZoneOffsetSeconds: Int?
     /// `total` and one count per level name (`Default`, `Error`, …) in the bundled log store.
     public var recordCounts: [String: Int64] = [:]
     public var stores: [StoreFile] = []
@@ -66,15 +74,23 @@ public struct BundleManifest: Sendable, Equatable {
         object["window"] = window
         if let predicate { object["predicate"] = predicate }
         if let title { object["title"] = title }
+        if let timeZone { object["timeZone"] = timeZone }
+        if let timeZoneOffsetSeconds { object["timeZoneOffsetSeconds"] = timeZoneOffsetSeconds }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 
     /// Reads a manifest; `source` names it in errors.
     public init(jsonData data: Data, source: String) throws {
         func bad(_ reason: String) -> BundleError { .badInput("\(source): \(reason)") }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw bad("not a JSON object")
+        guard Int64(data.count) <= Self.maximumFileSize else {
+            throw bad("\(data.count) bytes, over the bound of \(Self.maximumFileSize) bytes for a manifest")
         }
+        let parsed: Any
+        do { parsed = try JSONSerialization.jsonObject(with: data) } catch {
+            let cause = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            throw bad("not valid JSON\(cause.map { " (\($0))" } ?? "")")
+        }
+        guard let object = parsed as? [String: Any] else { throw bad("not a JSON object") }
         func string(_ key: String) throws -> String {
             guard let value = object[key] as? String else { throw bad("'\(key)' is missing or not a string") }
             return value
@@ -92,6 +108,8 @@ public struct BundleManifest: Sendable, Equatable {
         windowEnd = integer(window["endNanoseconds"])
         predicate = object["predicate"] as? String
         title = object["title"] as? String
+        timeZone = (object["timeZone"] as? String).flatMap { $0.count <= 64 ? $0 : nil }
+        timeZoneOffsetSeconds = integer(object["timeZoneOffsetSeconds"]).flatMap { abs($0) <= 18 * 3600 ? Int($0) : nil }
         redacted = object["redacted"] as? Bool ?? false
         identifiers = object["identifiers"] as? [String: String] ?? [:]
         recordCounts = (object["recordCounts"] as? [String: Any] ?? [:]).compactMapValues { integer($0) }

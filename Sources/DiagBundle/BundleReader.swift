@@ -1,3 +1,4 @@
+import DiagModel
 import Foundation
 
 /// A bundle ready to read: its top folder on disk and its manifest.
@@ -32,12 +33,22 @@ public enum BundleReader {
             throw BundleError.badInput("no bundle at \(path)")
         }
         if isDirectory.boolValue {
-            let root = try topFolder(in: URL(fileURLWithPath: path, isDirectory: true))
-            return OpenedBundle(root: root, manifest: try readManifest(root), archiveSHA256: nil)
+            let folder = URL(fileURLWithPath: path, isDirectory: true)
+            try BundleFolderCheck.check(folder)
+            let root = try topFolder(in: folder)
+            let manifest = try readManifest(root)
+            try ForeignStore.admit(bundleRoot: root, migrate: false) {
+                TerminalText.escaped(root.appendingPathComponent(BundleLayout.logStore).appendingPathComponent($0).path)
+            }
+            return OpenedBundle(root: root, manifest: manifest, archiveSHA256: nil)
         }
         let (folder, sha) = try cache.unpack(path) { unpacked, digests in
             let root = try topFolder(in: unpacked)
             try checkDigests(of: try readManifest(root), against: digests, top: root.lastPathComponent, archive: path)
+            let top = root.lastPathComponent
+            try ForeignStore.admit(bundleRoot: root, migrate: true) {
+                "refusing \(TerminalText.escaped(path)): entry '\(TerminalText.escaped("\(top)/\(BundleLayout.logStore)/\($0)"))'"
+            }
         }
         let root = try topFolder(in: folder)
         return OpenedBundle(root: root, manifest: try readManifest(root), archiveSHA256: sha)
@@ -71,22 +82,32 @@ public enum BundleReader {
             let key = "\(top)/\(file.path)"
             unlisted.remove(key)
             guard let found = digests[key] else {
-                throw BundleError.badInput("refusing \(archive): entry '\(key)' is listed in the manifest but missing")
+                throw BundleError.badInput("refusing \(archive): entry '\(TerminalText.escaped(key))' is listed in the manifest but missing")
             }
             guard found.size == file.size, found.sha256 == file.sha256 else {
-                throw BundleError.badInput("refusing \(archive): entry '\(key)' does not match the manifest (size \(found.size), SHA-256 \(found.sha256); manifest says size \(file.size), SHA-256 \(file.sha256))")
+                throw BundleError.badInput("refusing \(archive): entry '\(TerminalText.escaped(key))' does not match the manifest (size \(found.size), SHA-256 \(found.sha256); manifest says size \(file.size), SHA-256 \(file.sha256))")
             }
         }
         if let extra = unlisted.sorted().first {
-            throw BundleError.badInput("refusing \(archive): entry '\(extra)' is not listed in the manifest")
+            throw BundleError.badInput("refusing \(archive): entry '\(TerminalText.escaped(extra))' is not listed in the manifest")
         }
     }
 
     static func readManifest(_ root: URL) throws -> BundleManifest {
         let url = root.appendingPathComponent(BundleManifest.fileName)
+        var status = stat()
+        guard lstat(url.path, &status) == 0 else {
+            throw BundleError.badInput("cannot read \(TerminalText.escaped(url.path)): \(String(cString: strerror(errno)))")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw BundleError.badInput("\(TerminalText.escaped(url.path)) is not a regular file")
+        }
+        guard status.st_size <= BundleManifest.maximumFileSize else {
+            throw BundleError.badInput("\(TerminalText.escaped(url.path)): \(status.st_size) bytes, over the bound of \(BundleManifest.maximumFileSize) bytes for a manifest")
+        }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw BundleError.badInput("cannot read \(url.path): \(error.localizedDescription)")
+            throw BundleError.badInput("cannot read \(TerminalText.escaped(url.path)): \(error.localizedDescription)")
         }
         return try BundleManifest(jsonData: data, source: "\(root.lastPathComponent)/\(BundleManifest.fileName)")
     }

@@ -23,8 +23,12 @@ public enum BundleVerifier {
             throw BundleError.badInput("no bundle at \(path)")
         }
         if isDirectory.boolValue {
-            let root = try BundleReader.topFolder(in: URL(fileURLWithPath: path, isDirectory: true))
-            return compare(try BundleReader.readManifest(root), with: try digests(under: root))
+            let folder = URL(fileURLWithPath: path, isDirectory: true)
+            try BundleFolderCheck.check(folder)
+            let root = try BundleReader.topFolder(in: folder)
+            var verification = compare(try BundleReader.readManifest(root), with: try digests(under: root))
+            verification.problems += ForeignStore.problems(bundleRoot: root)
+            return verification
         }
         try FileManager.default.createDirectory(at: cache.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let temporary = try UniqueFolder.make(in: cache.directory, prefix: ".verify-")
@@ -40,7 +44,9 @@ public enum BundleVerifier {
         for key in result.files.keys where !key.hasPrefix(prefix) {
             files[key] = result.files[key]
         }
-        return compare(try BundleReader.readManifest(root), with: files)
+        var verification = compare(try BundleReader.readManifest(root), with: files)
+        verification.problems += ForeignStore.problems(bundleRoot: root)
+        return verification
     }
 
     static func compare(_ manifest: BundleManifest, with found: [String: BundleFileDigest]) -> BundleVerification {

@@ -10,6 +10,7 @@ public struct Diag: ParsableCommand {
         version: "diag \(version)",
         subcommands: [
             ShowCommand.self,
+            SignpostsCommand.self,
             StreamCommand.self,
             StatsCommand.self,
             PatternsCommand.self,
@@ -25,6 +26,7 @@ public struct Diag: ParsableCommand {
             ConfigCommand.self,
             ExportCommand.self,
             FleetCommand.self,
+            EraseCommand.self,
         ])
 
     public init() {}

@@ -33,18 +33,46 @@ struct CommandRunner {
         case let error as ValidationError:
             let help = HelpGenerator(path: path)
             StandardStream.error.write("""
-                Error: \(error.message)
+                Error: \(Self.escaped(error.message))
                 Usage: \(help.usage)
                 See '\(help.commandPath) --help' for more information.
 
                 """)
             return ExitCode.usageError.rawValue
         case let error as InputError:
-            StandardStream.error.write("Error: \(error.message)\n")
+            StandardStream.error.write("Error: \(Self.escaped(error.message))\n")
             return ExitCode.dataError.rawValue
         default:
-            StandardStream.error.write("Error: \(String(describing: error))\n")
+            StandardStream.error.write("Error: \(Self.escaped(String(describing: error)))\n")
             return ExitCode.failure.rawValue
+        }
+    }
+}
+
+extension CommandRunner {
+    /// An error message with the control characters of what it quotes (a file's first line, an
+    /// entry name, a value from a bundle) shown as `\u{XX}`, as DiagModel's `TerminalText` shows
+    /// record text: a message must not drive the terminal. Its own newlines and tabs stay, so
+    /// that a multi-line message (a predicate with a caret under it) keeps its shape.
+    static func escaped(_ message: String) -> String {
+        guard message.unicodeScalars.contains(where: needsEscape) else { return message }
+        var result = ""
+        for scalar in message.unicodeScalars {
+            if needsEscape(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\u{" + (hex.count < 2 ? "0" + hex : hex) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A: false
+        case 0x00..<0x20, 0x7F...0x9F: true
+        default: false
         }
     }
 }

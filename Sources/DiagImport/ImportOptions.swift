@@ -1,3 +1,4 @@
+import DiagModel
 import Foundation
 
 /// How to read a log file.
@@ -61,7 +62,7 @@ public enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot read \(path): \(reason)"
         case .unknownFormat(let source, let firstLine):
             let formats = ImportFormat.allCases.map { "  \($0.name): \($0.summary)" }.joined(separator: "\n")
-            return "unknown log format in \(source): the first line \"\(firstLine)\" is none of:\n\(formats)"
+            return "unknown log format in \(source): the first line \"\(TerminalText.escaped(firstLine))\" is none of:\n\(formats)"
         }
     }
 }

@@ -158,12 +158,26 @@ extension ByteWriter {
                 count = start
                 return false
             }
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            // DEL and the C1 controls (U+0080…U+009F, UTF-8 0xC2 0x80…0x9F) are escaped too: valid
+            // JSON either way, and a terminal that shows this output is not driven by them.
+            var c1: UInt8?
+            if byte == 0xC2, index < utf8.count, utf8[index] >= 0x80, utf8[index] <= 0x9F { c1 = utf8[index] }
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F || c1 != nil else { continue }
             if runStart < position {
                 out.update(from: source! + runStart, count: position - runStart)
                 out += position - runStart
             }
             runStart = position + 1
+            if let c1 {
+                index += 1
+                runStart += 1
+                out.pointee = UInt8(ascii: "\\")
+                let hex: StaticString = "0123456789abcdef"
+                out[1] = UInt8(ascii: "u"); out[2] = UInt8(ascii: "0"); out[3] = UInt8(ascii: "0")
+                out[4] = hex.utf8Start[Int(c1 >> 4)]; out[5] = hex.utf8Start[Int(c1 & 0xF)]
+                out += 6
+                continue
+            }
             out.pointee = UInt8(ascii: "\\")
             switch byte {
             case UInt8(ascii: "\""): out[1] = UInt8(ascii: "\""); out += 2
@@ -193,7 +207,7 @@ extension ByteWriter {
         return true
     }
 
-    /// Whether any of the eight bytes is below 0x20, a `"` or a `\\` (bit tricks on the word:
+    /// Whether any of the eight bytes is below 0x20, a `"`, a `\\`, DEL or 0xC2 (bit tricks on the word:
     /// a byte below n leaves its high bit set in `(x - n) & ~x`; bytes past ASCII are masked).
     @inline(__always)
     static func needsJSONEscape(_ word: UInt64) -> Bool {
@@ -202,5 +216,6 @@ extension ByteWriter {
         func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
         let control = (word &- ones &* 0x20) & ~word & highs != 0
         return control || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
+            || hasZero(word ^ (ones &* 0x7F)) || hasZero(word ^ (ones &* 0xC2))
     }
 }

@@ -33,12 +33,25 @@ public struct JSONWriter: Sendable {
         var string = string
         string.withUTF8 { utf8 in
             var runStart = 0
-            for index in 0..<utf8.count {
+            var index = 0
+            while index < utf8.count {
                 let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                defer { index += 1 }
+                // DEL and C1 controls (UTF-8 0xC2 0x80…0x9F) as `\u00XX` too, as ByteWriter writes them.
+                let c1 = byte == 0xC2 && index + 1 < utf8.count && (0x80...0x9F).contains(utf8[index + 1])
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F || c1 else { continue }
                 if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
                 runStart = index + 1
                 bytes.append(UInt8(ascii: "\\"))
+                if c1 {
+                    index += 1
+                    runStart += 1
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: "u00".utf8)
+                    bytes.append(hex[Int(utf8[index] >> 4)])
+                    bytes.append(hex[Int(utf8[index] & 0xF)])
+                    continue
+                }
                 switch byte {
                 case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
                 case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))

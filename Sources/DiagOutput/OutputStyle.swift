@@ -1,3 +1,4 @@
+import Foundation
 /// The output styles of `log show --style`.
 public enum OutputStyle: String, CaseIterable, Sendable {
     /// Columns with a header and a closing count per level.
@@ -16,9 +17,11 @@ public enum OutputStyle: String, CaseIterable, Sendable {
 public enum ColorMode: String, CaseIterable, Sendable {
     case auto, always, none
 
-    public func enabled(isTerminal: Bool) -> Bool {
+    /// `auto` colours a terminal unless `NO_COLOR` is set to anything but the empty string
+    /// (no-color.org); `always`, given on the command line, still colours.
+    public func enabled(isTerminal: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         switch self {
-        case .auto: isTerminal
+        case .auto: isTerminal && (environment["NO_COLOR"] ?? "").isEmpty
         case .always: true
         case .none: false
         }

@@ -13,11 +13,11 @@ extension RecordPrinter {
         appendPadded(String(record.processID ?? 0), width: 6, to: &line)
         appendPadded("0", width: 4, to: &line)
         if let process = record.process {
-            line.append(contentsOf: process.utf8)
+            appendText(process, to: &line)
             line.append(contentsOf: ": ".utf8)
         }
         appendSenderAndSubsystem(record, to: &line)
-        line.append(contentsOf: record.eventMessage.utf8)
+        appendText(record.eventMessage, message: true, to: &line)
         line.append(UInt8(ascii: "\n"))
     }
 
@@ -29,7 +29,7 @@ extension RecordPrinter {
         let code = compactCode(record)
         appendColored(code, record, to: &line)
         line.append(UInt8(ascii: " "))
-        line.append(contentsOf: (record.process ?? "").utf8)
+        appendText(record.process ?? "", to: &line)
         line.append(UInt8(ascii: "["))
         line.append(contentsOf: String(record.processID ?? 0).utf8)
         line.append(UInt8(ascii: ":"))
@@ -39,9 +39,11 @@ extension RecordPrinter {
             appendSubsystem(subsystem, record.category, to: &line)
             line.append(UInt8(ascii: " "))
         } else if let sender = record.sender {
-            line.append(contentsOf: "(\(sender)) ".utf8)
+            line.append(UInt8(ascii: "("))
+            appendText(sender, to: &line)
+            line.append(contentsOf: ") ".utf8)
         }
-        line.append(contentsOf: record.eventMessage.utf8)
+        appendText(record.eventMessage, message: true, to: &line)
         line.append(UInt8(ascii: "\n"))
     }
 
@@ -49,9 +51,9 @@ extension RecordPrinter {
     func appendSyslogLine(_ record: LogRecord, offset: Int, to line: inout [UInt8]) {
         Timestamp.append(nanoseconds: record.timestamp, offsetSeconds: offset, fractionDigits: 6, separator: " ", zoneColon: false, to: &line)
         line.append(contentsOf: "  ".utf8)
-        line.append(contentsOf: hostName.utf8)
+        appendText(hostName, to: &line)
         line.append(UInt8(ascii: " "))
-        line.append(contentsOf: (record.process ?? "").utf8)
+        appendText(record.process ?? "", to: &line)
         line.append(UInt8(ascii: "["))
         line.append(contentsOf: String(record.processID ?? 0).utf8)
         line.append(contentsOf: "]: ".utf8)
@@ -60,7 +62,7 @@ extension RecordPrinter {
             line.append(UInt8(ascii: " "))
         }
         appendSenderAndSubsystem(record, to: &line)
-        line.append(contentsOf: record.eventMessage.utf8)
+        appendText(record.eventMessage, message: true, to: &line)
         line.append(UInt8(ascii: "\n"))
     }
 
@@ -68,7 +70,7 @@ extension RecordPrinter {
     private func appendSenderAndSubsystem(_ record: LogRecord, to line: inout [UInt8]) {
         if let sender = record.sender {
             line.append(UInt8(ascii: "("))
-            line.append(contentsOf: sender.utf8)
+            appendText(sender, to: &line)
             line.append(contentsOf: ") ".utf8)
         }
         if let subsystem = record.subsystem {
@@ -79,10 +81,10 @@ extension RecordPrinter {
 
     private func appendSubsystem(_ subsystem: String, _ category: String?, to line: inout [UInt8]) {
         line.append(UInt8(ascii: "["))
-        line.append(contentsOf: subsystem.utf8)
+        appendText(subsystem, to: &line)
         if let category {
             line.append(UInt8(ascii: ":"))
-            line.append(contentsOf: category.utf8)
+            appendText(category, to: &line)
         }
         line.append(UInt8(ascii: "]"))
     }

@@ -1,4 +1,5 @@
 import DiagCommandLine
+import DiagOutput
 import DiagPredicate
 import DiagQuery
 import DiagStore
@@ -103,6 +104,8 @@ struct PredicateExplainCommand: ParsableCommand {
             return ["source: bundle \(path), its store snapshot:"] + (try sourceLines(.store(opened.storeURL), plan: plan)).map { "  " + $0 }
         case .file(let path):
             return ["source: log file \(path): every record is read and the whole predicate is checked in Swift (SQL applies to stores only)"]
+        case .appleLog(let path):
+            return ["source: Apple unified logs \(path): every record is read and the whole predicate is checked in Swift (SQL applies to stores only)"]
         }
     }
 }
@@ -112,7 +115,7 @@ enum PredicateArguments {
     static func parse(_ text: String, variables: [String], defaults: [String: String] = [:]) throws -> DiagPredicate.Predicate {
         let bound = defaults.merging(try VariableArguments.parse(variables)) { _, given in given }
         do {
-            return try DiagPredicate.Predicate.parse(text, variables: bound)
+            return try DiagPredicate.Predicate.parse(text, variables: bound, dateZone: DateLiteralZone(DisplayZone.fromEnvironment()))
         } catch {
             throw InputError(error.description)
         }

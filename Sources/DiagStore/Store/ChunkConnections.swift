@@ -53,6 +53,7 @@ public final class ChunkConnections {
         let database = isSettled(chunk, path: path)
             ? try Database(path: path, options: .init(create: false, immutable: true))
             : try Database.openForReading(path: path)
+        database.limitValueLength()
         if mapping > 0 { try map(database, bytes: mapping) }
         return database
     }

@@ -42,27 +42,48 @@ enum ChunkMigration {
                 }
             case 1:
                 try migrateFromVersion1(database, batchSize: max(1, batchSize), afterBatch: afterBatch)
+            case 2:
+                try addMissingColumns(database)
             default:
                 throw StoreError(.unsupportedVersion, path: path,
-                                 reason: "chunk schema version \(version) has no upgrade; accepted: 1 or \(ChunkSchema.version)")
+                                 reason: "chunk schema version \(version) has no upgrade; accepted: 1 to \(ChunkSchema.version)")
             }
         } catch {
             throw StoreError.chunk(path, error)
         }
     }
 
-    private static let copyVersion1Batch = """
-        INSERT INTO records (id, timestamp, messageType, eventType, process, processID, sender, subsystem,
-                             category, threadID, activityIdentifier, eventMessage, metadata)
-        SELECT rowid,
-               CAST(round(time * 1000000.0) AS INTEGER) * 1000,
-               CASE lower(level) WHEN 'default' THEN 0 WHEN 'info' THEN 1 WHEN 'debug' THEN 2
-                                 WHEN 'error' THEN 16 WHEN 'fault' THEN 17 ELSE 0 END,
-               1024, proc, pid, sender, subsystem, category, tid, activity, coalesce(msg, ''),
-               CASE WHEN lower(level) IN ('default', 'info', 'debug', 'error', 'fault') THEN NULL
-                    ELSE json_object('version1Level', level) END
-        FROM log WHERE rowid <= ?
+    /// Version 2 lacks the columns added since (`ChunkSchema.addedColumns`): `ADD COLUMN` of a
+    /// nullable column only rewrites the schema, not the rows, so this takes a moment whatever
+    /// the chunk's size. A column the chunk already has (an upgrade interrupted between two
+    /// columns) is left as it is.
+    private static func addMissingColumns(_ database: Database) throws {
+        try database.inTransaction(.immediate) {
+            let present = try database.columnNames(ofTable: "records")
+            for column in ChunkSchema.addedColumns where !present.contains(column.name) {
+                try database.execute("ALTER TABLE records ADD COLUMN \(column.declaration)")
+            }
+            try database.setUserVersion(ChunkSchema.version)
+        }
+    }
+
+    /// The `records` columns a version-1 row fills, and the expressions over `log` that fill them.
+    static let version1Columns = """
+        id, timestamp, messageType, eventType, process, processID, sender, subsystem,
+        category, threadID, activityIdentifier, eventMessage, metadata
         """
+    static let version1Values = """
+        rowid,
+        CAST(round(time * 1000000.0) AS INTEGER) * 1000,
+        CASE lower(level) WHEN 'default' THEN 0 WHEN 'info' THEN 1 WHEN 'debug' THEN 2
+                          WHEN 'error' THEN 16 WHEN 'fault' THEN 17 ELSE 0 END,
+        1024, proc, pid, sender, subsystem, category, tid, activity, coalesce(msg, ''),
+        CASE WHEN lower(level) IN ('default', 'info', 'debug', 'error', 'fault') THEN NULL
+             ELSE json_object('version1Level', level) END
+        """
+
+    private static let copyVersion1Batch =
+        "INSERT INTO records (\(version1Columns)) SELECT \(version1Values) FROM log WHERE rowid <= ?"
 
     private static func migrateFromVersion1(_ database: Database, batchSize: Int, afterBatch: (Int) throws -> Void) throws {
         try database.execute(ChunkSchema.createRecords)
@@ -97,5 +118,16 @@ enum ChunkMigration {
             try database.setUserVersion(ChunkSchema.version)
         }
         try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+}
+
+extension Database {
+    /// The names of a table's columns, as `PRAGMA table_info` lists them.
+    func columnNames(ofTable table: String) throws -> Set<String> {
+        let statement = try prepare("SELECT name FROM pragma_table_info(?)")
+        try statement.bind([table])
+        var names: Set<String> = []
+        while try statement.step() { names.insert(statement.string(at: 0)) }
+        return names
     }
 }

@@ -32,6 +32,7 @@ extension LogStore {
             guard FileManager.default.fileExists(atPath: path) else { continue }
             do {
                 let database = try Database.openForReading(path: path)
+                database.limitValueLength()
                 let tables = try ChunkTables(database)
                 guard tables.hasRecords else { continue }
                 var current = chunk

@@ -1,3 +1,4 @@
+import CSQLite
 /// What went wrong with a store, naming the file a user would look at.
 public struct StoreError: Error, CustomStringConvertible, Sendable {
     public enum Kind: Sendable, Equatable {
@@ -36,6 +37,10 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     static func chunk(_ path: String, _ error: any Error) -> StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? SQLiteError {
+            if error.code == SQLITE_TOOBIG {
+                return StoreError(.badChunk, path: path,
+                                  reason: "chunk holds a value longer than the store's bound of \(Database.valueLengthLimit) bytes (\(error.message))")
+            }
             return StoreError(error.isCorruption ? .badChunk : .io, path: path,
                               reason: error.isCorruption ? "chunk file is damaged or not a database (\(error))" : error.description)
         }

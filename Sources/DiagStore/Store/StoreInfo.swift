@@ -35,7 +35,7 @@ public struct ChunkInfo: Codable, Sendable, Hashable {
     }
 
     /// The sequence number from a file name, or nil when the name is not a chunk's.
-    static func sequence(fromFileName name: String) -> Int64? {
+    public static func sequence(fromFileName name: String) -> Int64? {
         guard name.hasSuffix(".chunk.sqlite") else { return nil }
         let stem = name.dropLast(".chunk.sqlite".count)
         guard !stem.isEmpty, stem.allSatisfy(\.isASCII), stem.allSatisfy(\.isNumber) else { return nil }
@@ -88,10 +88,25 @@ public struct StoreInfo: Codable, Sendable, Hashable {
 }
 
 extension StoreInfo {
+    /// The largest `Info.json` read: a store of a million chunks needs less than half of it.
+    public static let maximumFileSize: Int64 = 16 << 20
+
     static func load(from url: URL) throws -> StoreInfo {
         let data: Data
         do {
+            // Bounded before it is read: Info.json may come from a bundle made elsewhere.
+            var status = stat()
+            if stat(url.path, &status) == 0 {
+                guard status.st_mode & S_IFMT == S_IFREG else {
+                    throw StoreError(.badInfo, path: url.path, reason: "Info.json is not a regular file")
+                }
+                guard status.st_size <= maximumFileSize else {
+                    throw StoreError(.badInfo, path: url.path, reason: "Info.json is \(status.st_size) bytes, over the bound of \(maximumFileSize) bytes")
+                }
+            }
             data = try Data(contentsOf: url)
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError(.badInfo, path: url.path, reason: "cannot read Info.json (\(error.localizedDescription))")
         }
@@ -103,7 +118,15 @@ extension StoreInfo {
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             throw StoreError(.badInfo, path: url.path, reason: "Info.json has a wrong value at \(describe(context.codingPath)): \(context.debugDescription)")
         } catch {
-            throw StoreError(.badInfo, path: url.path, reason: "Info.json is not valid JSON (\(error.localizedDescription)); expected an object with formatVersion, identifier and chunks")
+            // Foundation's own text ("The data couldn't be read because it isn't in the correct
+            // format") says nothing of what is wrong; its debug description names the cause.
+            let cause = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+                ?? ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            let detail = cause.map { "; \($0)" } ?? ""
+            if case DecodingError.dataCorrupted = error {
+                throw StoreError(.badInfo, path: url.path, reason: "Info.json is not valid JSON\(detail)")
+            }
+            throw StoreError(.badInfo, path: url.path, reason: "Info.json is not a JSON object of a store (formatVersion, identifier, chunks)\(detail)")
         }
     }
 

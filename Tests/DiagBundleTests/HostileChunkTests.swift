@@ -1,0 +1,115 @@
+import DiagStore
+import Foundation
+import Testing
+import TestSupport
+
+/// A chunk in a bundle is SQL written by a stranger: none of it may run (issue 13, item 1).
+struct HostileChunkTests {
+    static let oneVersion1Row = """
+        INSERT INTO log VALUES (1764409201.5, 'error', 'transport', 42, 'Sender', 'com.example', 'net', 7, 3, 'upload failed');
+        PRAGMA user_version = 1;
+        """
+
+    @Test func aTriggerInAVersion1ChunkNeverRuns() throws {
+        let folder = try TemporaryDirectory("diag-hostile-chunk")
+        // Before: the chunk was migrated in place in the cache, which deleted rows of `log` and
+        // so fired the author's trigger (a looping one grew the cache without end).
+        let bundle = try makeBundle(in: folder, formatVersion: 1, chunkSQL: """
+            \(version1LogTable);
+            CREATE TABLE evidence (n INTEGER);
+            CREATE TRIGGER planted AFTER DELETE ON log BEGIN INSERT INTO evidence VALUES (1); END;
+            \(Self.oneVersion1Row)
+            """)
+        for command in [["show", bundle.path], ["verify", bundle.path]] {
+            let result = try diag(command, cacheIn: folder)
+            #expect(result.status == 65, "\(command): \(result.stdout) \(result.stderr)")
+            #expect(result.stderr.contains("0000000000000001.chunk.sqlite"), "\(result.stderr)")
+            #expect(result.stderr.contains("'evidence'") || result.stderr.contains("'planted'"), "\(result.stderr)")
+        }
+        #expect(cachedBundles(folder).isEmpty)
+    }
+
+    @Test func aRecordsViewIsNeverEvaluated() throws {
+        let folder = try TemporaryDirectory("diag-hostile-chunk")
+        // A view over a recursive CTE made `diag show` run forever; this one ends, so that the
+        // test shows what was read before: rows that no table holds.
+        let bundle = try makeBundle(in: folder, chunkSQL: """
+            CREATE VIEW records AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3)
+              SELECT i AS id, 1764409201000000000 + i AS timestamp, NULL AS receiptTime, 0 AS messageType,
+                     1024 AS eventType, 'viewer' AS process, 1 AS processID, NULL AS processImagePath, 0 AS userID,
+                     NULL AS sender, NULL AS senderImagePath, NULL AS subsystem, NULL AS category, 1 AS threadID,
+                     0 AS activityIdentifier, 0 AS parentActivityIdentifier, 0 AS traceID,
+                     'computed by a view' AS eventMessage, NULL AS formatString, NULL AS signpostID,
+                     NULL AS signpostName, NULL AS signpostType, NULL AS metadata FROM n;
+            PRAGMA user_version = 2;
+            """)
+        let shown = try diag(["show", bundle.path], cacheIn: folder)
+        #expect(shown.status == 65, "\(shown.stdout) \(shown.stderr)")
+        #expect(!shown.stdout.contains("computed by a view"))
+        #expect(shown.stderr.contains("view 'records'"), "\(shown.stderr)")
+        let verified = try diag(["verify", bundle.path], cacheIn: folder)
+        #expect(verified.status == 65)
+        #expect(verified.stderr.contains("view 'records'"), "\(verified.stderr)")
+    }
+
+    @Test func anIndexOnAnExpressionIsRefused() throws {
+        let folder = try TemporaryDirectory("diag-hostile-chunk")
+        let bundle = try makeBundle(in: folder, chunkSQL: """
+            \(currentRecordsTable);
+            CREATE INDEX records_timestamp ON records(timestamp * 2);
+            PRAGMA user_version = 2;
+            """)
+        let shown = try diag(["show", bundle.path], cacheIn: folder)
+        #expect(shown.status == 65, "\(shown.stderr)")
+        #expect(shown.stderr.contains("index 'records_timestamp', not defined as this store defines it"), "\(shown.stderr)")
+    }
+
+    @Test func aValueOverTheRecordBoundIsRefusedNotLoaded() throws {
+        let folder = try TemporaryDirectory("diag-hostile-chunk")
+        let bundle = try makeBundle(in: folder, chunkSQL: "\(currentRecordsTable); PRAGMA user_version = 3;") { database in
+            try database.execute(
+                "INSERT INTO records (timestamp, messageType, eventType, eventMessage) VALUES (1764409201000000000, 0, 1024, ?)",
+                [String(repeating: "a", count: Int(Database.valueLengthLimit) + 1)])
+        }
+        let shown = try diag(["show", bundle.path], cacheIn: folder)
+        #expect(shown.status == 65, "\(shown.stderr)")
+        #expect(shown.stderr.contains("longer than the store's bound"), "\(shown.stderr)")
+    }
+
+    @Test func aVersion1ChunkIsCopiedIntoAFreshChunkAndReads() throws {
+        let folder = try TemporaryDirectory("diag-hostile-chunk")
+        let bundle = try makeBundle(in: folder, formatVersion: 1, chunkSQL: "\(version1LogTable);\n\(Self.oneVersion1Row)")
+        let shown = try diag(["show", bundle.path, "--style", "ndjson"], cacheIn: folder)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("upload failed"))
+        #expect(shown.stdout.contains("\"process\":\"transport\""), "\(shown.stdout)")
+        #expect(try diag(["verify", bundle.path], cacheIn: folder).status == 0)
+        let cached = try #require(cachedBundles(folder).first)
+        let chunk = folder.file("cache/diag/bundles/\(cached)/diagnose_hostile/system_logs.logarchive/Persist/0000000000000001.chunk.sqlite")
+        let database = try Database(path: chunk.path, options: .init(readOnly: true))
+        #expect(try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'log'") == 0)
+        #expect(try database.scalarInt("SELECT count(*) FROM records") == 1)
+        #expect(try database.userVersion() == 3)
+    }
+
+    /// Every bundle collected before signposts has version-2 chunks: they are copied forward into
+    /// the cache (never altered in place) and read like any other.
+    @Test func aVersion2ChunkIsCopiedIntoAFreshChunkAndReads() throws {
+        let folder = try TemporaryDirectory("diag-version2-chunk")
+        let row = """
+            INSERT INTO records (timestamp, messageType, eventType, process, eventMessage)
+            VALUES (1780000000000000000, 16, 1024, 'transport', 'upload failed for batch 7');
+            PRAGMA user_version = 2;
+            """
+        let bundle = try makeBundle(in: folder, chunkSQL: "\(version2RecordsTable);\n\(row)")
+        let shown = try diag(["show", bundle.path, "--style", "ndjson"], cacheIn: folder)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("upload failed for batch 7"), "\(shown.stdout)")
+        #expect(try diag(["verify", bundle.path], cacheIn: folder).status == 0)
+        let cached = try #require(cachedBundles(folder).first)
+        let chunk = folder.file("cache/diag/bundles/\(cached)/diagnose_hostile/system_logs.logarchive/Persist/0000000000000001.chunk.sqlite")
+        let database = try Database(path: chunk.path, options: .init(readOnly: true))
+        #expect(try database.userVersion() == 3)
+        #expect(try database.scalarInt("SELECT count(*) FROM records WHERE signpostScope IS NULL") == 1)
+    }
+}
