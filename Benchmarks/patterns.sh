@@ -47,7 +47,7 @@ fi
 
 # Wall and CPU (user + system) seconds of one run: on a shared machine the wall time also
 # counts the time other processes held the cores, so both are printed.
-timed() { /usr/bin/time -f '%e %U %S' "$@" 2>&1 >/dev/null | tail -n 1 | awk '{ printf "%.2f %.2f", $1, $2 + $3 }'; }
+timed() { /usr/bin/time -f '%e %U %S' "$@" 2>&1 >/dev/null | tail -n 1 | awk '{ printf "%.2f %.2f\n", $1, $2 + $3 }'; }
 rss_mib() { /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }'; }
 ratio() { python3 -c 'import sys; print(f"{float(sys.argv[1]) / float(sys.argv[2]):.2f}")' "$1" "$2"; }
 
