@@ -2,9 +2,10 @@
 /// when that position is a variable: one of them already has `<*>` there; or they take at
 /// least `minimumValues` values there with at most `maximumMeanCount` messages a value on
 /// average (many rare values: a name; a few frequent ones, like Started/Stopped, are words of
-/// different events); or they take `manyValues` values or more beside at least two constant
-/// words (ten user names each logged often). Repeated until nothing merges, since one merge
-/// can reveal the next.
+/// different events); or, beside at least two constant words, they take `manyValues` values
+/// or more (ten user names each logged often), or `minimumValues` rare ones (root logged 368
+/// times, and ftp, git, mysql a few times each: names, whatever the dominant one's count).
+/// Repeated until nothing merges, since one merge can reveal the next.
 ///
 /// Compaction at the miner's cap runs the same pass early, when counts are still small: under
 /// the cap's pressure it merges more eagerly than a finished pass would.
@@ -60,9 +61,12 @@ enum PatternMerger {
                     guard group.count > 1 else { continue }
                     let values = Set(group.map { words[$0][position] })
                     let total = group.reduce(0) { $0 + counts[$1] }
+                    let rareValues = group.reduce(0) { $0 + (counts[$1] <= maximumMeanCount ? 1 : 0) }
+                    let constants = key.count(where: { $0 != MessageMasker.wildcard })
                     let variable = values.contains(MessageMasker.wildcard)
-                        || (values.count >= manyValues && key.count(where: { $0 != MessageMasker.wildcard }) >= 2)
+                        || (values.count >= manyValues && constants >= 2)
                         || (values.count >= minimumValues && total <= values.count * maximumMeanCount)
+                        || (rareValues >= minimumValues && constants >= 2)
                     guard variable else { continue }
                     for member in group.dropFirst() { union(group[0], member) }
                 }

@@ -62,6 +62,15 @@ import Testing
         #expect(patterns.reduce(0) { $0 + $1.count } == 5000)
     }
 
+    @Test func oneFrequentNameAmongRareOnesIsStillAVariable() {
+        var messages = (0..<300).map { "Failed password for root from 10.0.0.\($0 % 250) port \($0)" }
+        for name in ["ftp", "git", "mysql", "uucp"] { messages += (0..<2).map { "Failed password for \(name) from 10.1.1.\($0) port 22" } }
+        // Frequent words each: two events, as VM Started and VM Paused.
+        messages += (0..<50).map { "Upload \($0 % 2 == 0 ? "started" : "stopped") for batch \($0)" }
+        let (_, patterns) = Self.mine(messages)
+        #expect(Set(patterns.map(\.text)) == ["Failed password for <*> from <*> port <*>", "Upload started for batch <*>", "Upload stopped for batch <*>"])
+    }
+
     @Test func theCapCountsWhatDoesNotFit() {
         // Eight events of eight lengths: patterns of different lengths never merge, so no
         // compaction can make room, and three events' 30 messages find no place.
