@@ -5,7 +5,9 @@
 SWIFT ?= swift
 # zlib1g-dev: gzip bodies for OTLP/HTTP; libpq-dev, postgresql(-contrib for pg_trgm) and rsyslog:
 # `diag fleet` and forwarding, whose tests start a real PostgreSQL 15 and a real rsyslogd.
-APT_PACKAGES := libsqlite3-dev libarchive-dev sqlite3 zstd zlib1g-dev libpq-dev postgresql postgresql-contrib rsyslog
+# chromium: ReportTriageTests checks report.html's DOM after its script ran (headless --dump-dom).
+# lz4: the reference the tests check DiagAppleLog's own LZ4 decoder against (the product has no LZ4 library).
+APT_PACKAGES := libsqlite3-dev libarchive-dev sqlite3 zstd zlib1g-dev libpq-dev postgresql postgresql-contrib rsyslog chromium lz4
 BENCH_PACKAGES := hyperfine ripgrep time
 FUZZ_SECONDS ?= 30
 CONFIG ?= release
@@ -34,13 +36,14 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
-# Short libFuzzer runs of the predicate parser and the importers; a crash or hang fails the
-# build. The long run is `Fuzz/run.sh 28800` (and `Fuzz/Import/run.sh 28800`).
+# Short libFuzzer runs of the predicate parser, the importers and the Apple unified-log reader;
+# a crash or hang fails the build. The long run is `Fuzz/run.sh 28800` (and `Fuzz/Import/run.sh
+# 28800`, `Fuzz/AppleLog/run.sh 28800`).
 # libFuzzer's progress lines go to a log; its closing statistics (or, on a crash, the end of
 # the log with the crashing input's path) are printed.
 fuzz:
 	@mkdir -p .build
-	@for fuzzer in Fuzz/run.sh Fuzz/Import/run.sh; do \
+	@for fuzzer in Fuzz/run.sh Fuzz/Import/run.sh Fuzz/AppleLog/run.sh; do \
 	  log=".build/$$(echo $$fuzzer | tr / -).log"; echo "fuzzing: $$fuzzer $(FUZZ_SECONDS) (log: $$log)"; \
 	  if bash $$fuzzer $(FUZZ_SECONDS) >"$$log" 2>&1; then grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' "$$log"; \
 	  else tail -n 60 "$$log"; echo "fuzzing failed: $$fuzzer (see $$log)"; exit 1; fi; \
@@ -61,6 +64,7 @@ bench: bench-setup
 	bash Benchmarks/collect.sh
 	bash Benchmarks/forward.sh
 	bash Benchmarks/fleet.sh
+	bash Benchmarks/applelog.sh
 
 clean:
 	rm -rf .build

@@ -31,8 +31,12 @@ let package = Package(
         .target(name: "DiagGenerator", dependencies: ["DiagModel"]),
         // NSPredicate format strings: lexer, parser, evaluator, SQL planner.
         .target(name: "DiagPredicate", dependencies: ["DiagModel"]),
+        // Apple's unified logs (tracev3, timesync, uuidtext, dsc), read on Linux; LZ4 in Swift.
+        .target(name: "DiagAppleLog", dependencies: ["DiagModel"]),
         // Runs a predicate over any source (store, plain files): the plan in SQL, the rest in Swift.
-        .target(name: "DiagQuery", dependencies: ["DiagModel", "DiagStore", "DiagImport", "DiagPredicate"]),
+        .target(name: "DiagQuery", dependencies: ["DiagModel", "DiagStore", "DiagImport", "DiagPredicate", "DiagAppleLog"]),
+        // Message patterns: the online miner, its masks, the matcher and the diff of two sides.
+        .target(name: "DiagPatterns", dependencies: ["DiagModel"]),
         // `log show` output styles.
         .target(name: "DiagOutput", dependencies: ["DiagModel"]),
         // Argument parsing and help in the style of swift-argument-parser.
@@ -49,14 +53,14 @@ let package = Package(
         // What components link to log; no C dependency.
         .target(name: "DiagClient", dependencies: ["DiagModel", "DiagProtocol"]),
         // Bundles: tar archives through libarchive, manifests, summaries, report.
-        .target(name: "DiagBundle", dependencies: ["DiagModel", "DiagStore", "DiagQuery", "DiagOutput", "DiagPredicate", "DiagProtocol", "CArchive"]),
+        .target(name: "DiagBundle", dependencies: ["DiagModel", "DiagStore", "DiagQuery", "DiagOutput", "DiagPredicate", "DiagProtocol", "DiagPatterns", "CArchive"]),
         // Many bundles in PostgreSQL: loading, the predicate translated to PostgreSQL SQL, stats.
         .target(name: "DiagFleet", dependencies: ["DiagModel", "DiagPredicate", "DiagQuery", "DiagOutput", "DiagBundle", "CLibPQ"]),
         // The `diag` commands.
         .target(name: "DiagCLI", dependencies: [
             "DiagModel", "DiagStore", "DiagImport", "DiagGenerator", "DiagPredicate",
             "DiagQuery", "DiagOutput", "DiagCommandLine", "DiagIngest", "DiagClient", "DiagBundle",
-            "DiagForward", "DiagFleet", "DiagProtocol",
+            "DiagForward", "DiagFleet", "DiagProtocol", "DiagPatterns", "DiagAppleLog",
         ]),
         // Linked with the Swift runtime and Foundation inside (as `--static-swift-stdlib` does):
         // resolving their symbols across thirty shared libraries took about 5 ms of every run,
@@ -102,7 +106,9 @@ let package = Package(
         .testTarget(name: "DiagImportTests", dependencies: ["DiagImport", "TestSupport"]),
         .testTarget(name: "DiagGeneratorTests", dependencies: ["DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagPredicateTests", dependencies: ["DiagPredicate", "DiagGenerator", "DiagStore", "TestSupport"]),
+        .testTarget(name: "DiagAppleLogTests", dependencies: ["DiagAppleLog", "TestSupport"]),
         .testTarget(name: "DiagQueryTests", dependencies: ["DiagQuery", "DiagGenerator", "TestSupport"]),
+        .testTarget(name: "DiagPatternsTests", dependencies: ["DiagPatterns", "TestSupport"]),
         .testTarget(name: "DiagOutputTests", dependencies: ["DiagOutput", "TestSupport"]),
         .testTarget(name: "DiagCommandLineTests", dependencies: ["DiagCommandLine", "TestSupport"]),
         .testTarget(name: "DiagIngestTests", dependencies: ["DiagIngest", "DiagClient", "TestSupport", "diagd"]),

@@ -96,6 +96,8 @@ echo "\$ diag show BUNDLE --activity $(value EXPORT_ACTIVITY) --info --style com
 "$BIN/diag" show "$BUNDLE" --activity "$(value EXPORT_ACTIVITY)" --info --style compact | first 12
 echo "\$ diag stats BUNDLE --count 5"
 "$BIN/diag" stats "$BUNDLE" --count 5 | first 24
+echo "\$ diag signposts BUNDLE --activities   (what took long: intervals per name, slowest total first)"
+"$BIN/diag" signposts "$BUNDLE" --activities | first 40
 
 echo "== Attaching it to a bug report: a feedback bundle of what predicates/feedback.predicate selects"
 printf 'Steps to reproduce:\n1. Export %s posts on device A with fault %s.\n2. Import on device B.\n' "$POSTS" "$FAULT" >"$OUT/notes.txt"
@@ -108,6 +110,23 @@ FEEDBACK=$(tail -n 1 "$OUT/feedback.log")
 echo "\$ diag show FEEDBACK_BUNDLE --predicate-file predicates/feedback.predicate   (the result, Error and Fault records)"
 "$BIN/diag" show "$FEEDBACK" --predicate-file "$REPO/predicates/feedback.predicate" --style compact | { grep -E '^[^ ]+ [^ ]+ (E|F) ' || true; } | first 10
 echo "$("$BIN/diag" show "$FEEDBACK" --predicate-file "$REPO/predicates/feedback.predicate" --info --style ndjson | wc -l) records in the feedback bundle"
+
+echo "== What changed between two repros: the same scenario without the fault, in a diagd of its own"
+GOOD_STORE="$OUT/good-store"; GOOD_SOCKET="$OUT/good.sock"
+rm -rf "$GOOD_STORE" "$OUT/good-work" "$GOOD_SOCKET"
+"$BIN/diagd" --store "$GOOD_STORE" --socket "$GOOD_SOCKET" 2>"$OUT/good-diagd.log" &
+DIAGD_PID=$!
+for _ in $(seq 1 200); do [ -S "$GOOD_SOCKET" ] && break; sleep 0.05; done
+[ -S "$GOOD_SOCKET" ] || { echo "demo: the second diagd did not open $GOOD_SOCKET" >&2; exit 1; }
+DIAG_SOCKET="$GOOD_SOCKET" "$BIN/sync-demo" run --work "$OUT/good-work" --posts "$POSTS" >/dev/null 2>"$OUT/good-run.log"
+GOOD=$(DIAG_SOCKET="$GOOD_SOCKET" "$BIN/diag" collect --store "$GOOD_STORE" --output "$OUT/bundles/" | tail -n 1)
+stop_diagd
+echo "\$ diag diff GOOD_BUNDLE BUNDLE --fail-on-new-errors"
+status=0
+"$BIN/diag" diff "$GOOD" "$BUNDLE" --fail-on-new-errors 2>&1 | first 30 || status=$?
+echo "(exit status $status: 2 means new Error/Fault patterns)"
+"$BIN/diag" report "$BUNDLE" --baseline "$GOOD" --output "$OUT/report-vs-good.html"
+echo "report.html with the diff at the top: $OUT/report-vs-good.html"
 
 echo "== Done"
 echo "Bundle: $BUNDLE"

@@ -14,7 +14,7 @@ enum ForeignStore {
     /// The largest `Info.json` read: a store of a million chunks needs less than half of it.
     static let maximumInfoSize = StoreInfo.maximumFileSize
 
-    /// Checks the store under `root` (a bundle's top folder). `migrate` replaces version-1 chunks
+    /// Checks the store under `root` (a bundle's top folder). `migrate` replaces older chunks
     /// (only in a folder the cache owns, before it is published); otherwise they are refused.
     /// `describe` names a file in errors (the bundle and the entry's path in it).
     static func admit(bundleRoot root: URL, migrate: Bool, describe: (String) -> String) throws {
@@ -24,9 +24,9 @@ enum ForeignStore {
             switch problem {
             case .refused(let message):
                 throw BundleError.badInput(message)
-            case .version1(let file):
+            case .older(let file, let version):
                 guard migrate else {
-                    throw BundleError.badInput("\(describe(file)): a chunk of store format version 1, which is upgraded by copying it into the bundle cache; open the bundle's archive (.tar.gz, .tar.zst, .tar) rather than its unpacked folder")
+                    throw BundleError.badInput("\(describe(file)): a chunk of store format version \(version), which is upgraded by copying it into the bundle cache; open the bundle's archive (.tar.gz, .tar.zst, .tar) rather than its unpacked folder")
                 }
                 try copyForward(store.appendingPathComponent(file).path, describe: describe(file))
                 migrated = true
@@ -57,8 +57,8 @@ enum ForeignStore {
 
     enum Finding {
         case refused(String)
-        /// A version-1 chunk, by its path relative to the store.
-        case version1(String)
+        /// A chunk of an older schema version, by its path relative to the store.
+        case older(String, version: Int)
     }
 
     private static func inspect(store: URL, describe: (String) -> String) throws -> [Finding] {
@@ -80,9 +80,8 @@ enum ForeignStore {
             }
             guard name.hasSuffix(".chunk.sqlite") else { continue }
             do {
-                if try ForeignChunk.inspect(path: persist.appendingPathComponent(name).path) == .version1 {
-                    findings.append(.version1(relative))
-                }
+                let shape = try ForeignChunk.inspect(path: persist.appendingPathComponent(name).path)
+                if shape != .current { findings.append(.older(relative, version: shape.version)) }
             } catch let error as StoreError {
                 findings.append(.refused("\(describe(relative)): \(error.reason)"))
             }
@@ -90,12 +89,15 @@ enum ForeignStore {
         return findings
     }
 
-    /// Replaces the version-1 chunk at `path` by a copy of its rows at the current version.
+    /// Replaces the older chunk at `path` by a copy of its rows at the current version, sealed and
+    /// with its search index like every chunk of a bundle.
     private static func copyForward(_ path: String, describe: String) throws {
         let fresh = path + ".copying"
         unlink(fresh)
         do {
-            try ForeignChunk.copyVersion1(from: path, to: fresh)
+            try ForeignChunk.copyForward(from: path, to: fresh)
+            let name = (path as NSString).lastPathComponent
+            _ = try SnapshotChunkFinisher.finish(path: fresh, chunk: ChunkInfo(file: name, sequence: ChunkInfo.sequence(fromFileName: name) ?? 0))
         } catch let error as StoreError {
             unlink(fresh)
             throw BundleError(error.kind == .io ? .failure : .badInput, "\(describe): \(error.reason)")

@@ -32,5 +32,35 @@ extension ReportPage {
         .top .num{text-align:right;color:var(--muted);width:60px}.top .bar{width:35%}.top .bar span{display:block;height:8px;background:#90a4ae;border-radius:4px}
         .empty,.more{color:var(--muted)}pre.notes{white-space:pre-wrap;margin:0;font:13px ui-monospace,Menlo,Consolas,monospace}
         footer{text-align:center;color:var(--muted);font-size:12px;padding:8px 0 24px}
+        """ + triageStyle
+
+    /// The triage view: lanes of bars placed in percent of the window inside tracks the script
+    /// widens and shifts to zoom and pan.
+    static let triageStyle = """
+        :root{--activity:#43a047;--interval:#1e88e5}.sub-count{color:var(--muted);font-weight:400;font-size:13px}
+        .swatch.activity{background:var(--activity)}.swatch.interval{background:var(--interval)}
+        .tv-controls{display:flex;gap:6px;align-items:center;margin-bottom:6px}.tv-controls button,.tv-filter button{border:1px solid var(--line);background:#fff;border-radius:4px;padding:2px 10px;cursor:pointer}
+        #tv-range{color:var(--muted);font-size:12px;margin-left:8px}
+        .tv-lanes{border:1px solid var(--line);border-radius:4px;user-select:none;cursor:grab}
+        .lane{display:flex;border-top:1px solid var(--line)}.lane:first-child{border-top:none}
+        .lane-name{width:130px;flex:none;padding:2px 8px;font-size:12px;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;background:#fbfcfd;border-right:1px solid var(--line)}
+        .lane-body{position:relative;flex:1;overflow:hidden;min-height:20px}
+        .tv-track{position:absolute;top:2px;bottom:0;left:0;width:100%}
+        .tv-axis{height:20px}.tick{position:absolute;top:2px;font-size:11px;color:var(--muted);white-space:nowrap;border-left:1px solid #cfd8e3;padding-left:3px}
+        .bar{position:absolute;height:13px;min-width:2px;border-radius:2px;font-size:10px;line-height:13px;color:#fff;padding:0 3px;overflow:hidden;white-space:nowrap;text-overflow:clip;cursor:pointer}
+        .bar.activity{background:var(--activity);opacity:.85}.bar.interval{background:var(--interval)}
+        .bar.selected,.mark.selected{outline:2px solid #ff9800;z-index:2}
+        .mark{position:absolute;width:3px;height:11px;margin-left:-1px;cursor:pointer}.mark.error{background:var(--error)}.mark.fault{background:var(--fault)}
+        .tv-detail{margin:8px 0 14px;padding:8px 10px;background:#fbfcfd;border:1px solid var(--line);border-radius:4px;font:12.5px ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;word-break:break-word}
+        .slowest{font-size:13px;margin-bottom:14px}.slowest th{font-weight:600}.slowest .num{text-align:right;white-space:nowrap}.slowest .origin{color:var(--muted);font-weight:400;font-size:11px}
+        .slowest tr.name-row{border-top:1px solid var(--line)}.slowest tr.slow{cursor:pointer;color:var(--muted);font-size:12px}.slowest tr.slow:hover{background:#eef5fd}
+        .slowest .message{font:12px ui-monospace,Menlo,Consolas,monospace;word-break:break-word}
+        .tv-filter{display:flex;gap:8px;align-items:center;margin:6px 0}#tv-filter{flex:1;max-width:420px;padding:3px 8px;border:1px solid var(--line);border-radius:4px}#tv-count{color:var(--muted);font-size:12px}
+        .records-wrap{max-height:460px;overflow:auto;border:1px solid var(--line);border-radius:4px}
+        .records{font-size:12px}.records thead th{position:sticky;top:0;background:#fff;border-bottom:2px solid var(--line);color:var(--muted);font-weight:500}
+        .records td{border-bottom:1px solid var(--line)}.records .time{white-space:nowrap;font-family:ui-monospace,Menlo,Consolas,monospace;color:var(--muted)}
+        .records .message{font-family:ui-monospace,Menlo,Consolas,monospace;word-break:break-word}.records .origin{color:var(--muted)}
+        .records tr.error td:nth-child(2){color:var(--error);font-weight:600}.records tr.fault td:nth-child(2){color:var(--fault);font-weight:600}
+        .records tr.signpost td:nth-child(2){color:var(--interval)}.records tr.selected{background:#fff3e0}
         """
 }

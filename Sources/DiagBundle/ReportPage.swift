@@ -1,13 +1,18 @@
 import DiagModel
 import Foundation
 
-/// `report.html`: one self-contained page (inline CSS and SVG, no script, nothing fetched) with
-/// the bundle's facts, the query, a timeline per component and the errors and faults.
+/// `report.html`: one self-contained page (inline CSS, and a small inline script for the
+/// triage view's zoom and clicks; nothing fetched) with the bundle's facts, the query, a
+/// timeline per component and the errors and faults.
 struct ReportPage {
     var manifest: BundleManifest
     var statistics: BundleStatistics
     var errors: ErrorDigest
     var notes: String?
+    /// The triage view's intervals, marks and records; without it, per-minute bars per component.
+    var triage: TriageData? = nil
+    /// Errors grouped by pattern and the top patterns per component (ReportPage+Patterns.swift).
+    var patterns: ReportPatterns? = nil
 
     static let levelOrder: [MessageType] = [.fault, .error, .default, .info, .debug]
 
@@ -25,9 +30,10 @@ struct ReportPage {
         page += facts()
         page += levelChips()
         if let notes, !notes.isEmpty { page += "<section><h2>Notes</h2><pre class=\"notes\">\(escape(notes))</pre></section>" }
-        page += timelines()
-        page += errorTable()
+        page += triage.map { TriageView(data: $0).html() } ?? timelines()
+        page += patterns?.problemSection(total: Int(errors.count)) ?? errorTable()
         page += topLists()
+        page += patterns?.componentSection() ?? ""
         page += "</main><footer>diag \(escape(manifest.toolVersion)) · bundle format \(manifest.formatVersion) · checksums in manifest.json</footer></body></html>\n"
         return page
     }

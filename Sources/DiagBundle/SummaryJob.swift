@@ -60,7 +60,9 @@ final class SummaryJob: @unchecked Sendable {
             throw BundleError.failure("cannot write \(BundleLayout.stats): \(error.localizedDescription)")
         }
         let errors = try ErrorDigest.write(sources, to: root.appendingPathComponent(BundleLayout.errors), hostName: hostName)
-        let report = ReportPage(manifest: manifest, statistics: statistics, errors: errors, notes: notes)
+        let triage = try TriageData.collect(sources)
+        let patterns = try ReportPatterns.mine(sources)
+        let report = ReportPage(manifest: manifest, statistics: statistics, errors: errors, notes: notes, triage: triage, patterns: patterns)
         do {
             try StagedFile.write(Data(report.html().utf8), to: root.appendingPathComponent(BundleLayout.report))
         } catch {

@@ -10,8 +10,12 @@ public struct Diag: ParsableCommand {
         version: "diag \(version)",
         subcommands: [
             ShowCommand.self,
+            SignpostsCommand.self,
             StreamCommand.self,
             StatsCommand.self,
+            PatternsCommand.self,
+            DiffCommand.self,
+            ReportCommand.self,
             ImportCommand.self,
             IndexCommand.self,
             GenerateCommand.self,

@@ -27,6 +27,7 @@ enum RecordEncoder {
         field("signpostID", record.signpostID, &writer)
         field("signpostName", record.signpostName, &writer)
         field("signpostType", record.signpostType, &writer)
+        field("signpostScope", record.signpostScope, &writer)
         if let metadata = record.metadata, !metadata.isEmpty {
             writer.append(raw: ",\"metadata\":")
             writer.append(.object(metadata))

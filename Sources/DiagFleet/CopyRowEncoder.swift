@@ -66,6 +66,7 @@ struct CopyRowEncoder {
         } else {
             buffer.append(contentsOf: [0x5C, 0x4E, 0x09])
         }
+        try text(record.signpostScope, "signpostScope")
         buffer[buffer.count - 1] = 0x0A
     }
 

@@ -10,6 +10,7 @@ public final class FleetRecordReader {
         "timestamp", "receiptTime", "messageType", "eventType", "process", "processID", "processImagePath", "userID",
         "sender", "senderImagePath", "subsystem", "category", "threadID", "activityIdentifier", "parentActivityIdentifier",
         "traceID", "eventMessage", "formatString", "signpostID", "signpostName", "signpostType", "metadata",
+        "signpostScope",
     ]
 
     private let connection: PostgresConnection
@@ -77,7 +78,7 @@ public final class FleetRecordReader {
             sender: text(8), senderImagePath: text(9), subsystem: text(10), category: text(11),
             threadID: int(12), activityIdentifier: int(13), parentActivityIdentifier: int(14), traceID: int(15),
             eventMessage: message, formatString: text(17), signpostID: int(18), signpostName: text(19),
-            signpostType: text(20))
+            signpostType: text(20), signpostScope: text(22))
         record.receiptTime = int(1)
         if let metadata = text(21) {
             do {

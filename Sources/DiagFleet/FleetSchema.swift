@@ -13,6 +13,7 @@ public enum FleetSchema {
         "process", "processID", "processImagePath", "userID", "sender", "senderImagePath", "subsystem", "category",
         "threadID", "activityIdentifier", "parentActivityIdentifier", "traceID",
         "eventMessage", "messageFolded", "formatString", "signpostID", "signpostName", "signpostType", "metadata",
+        "signpostScope",
     ]
 
     static let statements = [
@@ -49,9 +50,12 @@ public enum FleetSchema {
           "messageFolded" text COLLATE "C" NOT NULL,
           "formatString" text COLLATE "C",
           "signpostID" bigint, "signpostName" text COLLATE "C", "signpostType" text COLLATE "C",
-          "metadata" text
+          "metadata" text,
+          "signpostScope" text COLLATE "C"
         ) PARTITION BY RANGE ("timestamp")
         """,
+        // A fleet created before signposts had scopes lacks the column: added in place, empty.
+        #"ALTER TABLE records ADD COLUMN IF NOT EXISTS "signpostScope" text COLLATE "C""#,
         #"CREATE INDEX IF NOT EXISTS records_order ON records ("timestamp", "bundleID", "seq")"#,
         #"CREATE INDEX IF NOT EXISTS records_process ON records ("process", "timestamp")"#,
         #"CREATE INDEX IF NOT EXISTS records_sender ON records ("sender", "timestamp")"#,

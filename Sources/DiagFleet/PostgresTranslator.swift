@@ -33,7 +33,7 @@ enum PostgresTranslator {
         "timestamp", "receiptTime", "messageType", "eventType", "process", "processID", "processImagePath", "userID",
         "sender", "senderImagePath", "subsystem", "category", "threadID", "activityIdentifier",
         "parentActivityIdentifier", "traceID", "eventMessage", "formatString", "signpostID", "signpostName", "signpostType",
-        "metadata",
+        "metadata", "signpostScope",
     ]
 
     enum Token: Equatable {
@@ -71,6 +71,9 @@ enum PostgresTranslator {
                     output.append(word.uppercased())
                 case "COALESCE":
                     output.append("coalesce")
+                case "LOWER":
+                    // Over a COLLATE "C" column it folds ASCII only, as SQLite's does (TextSymbolSQL).
+                    output.append("lower")
                 case "JSON_TYPE":
                     // json_type(metadata, '$.key') = 'null' | 'text'  →  json_typeof(metadata::json -> 'key') = 'null' | 'string'
                     guard let key = metadataKey(tokens, at: index, bindings, nextBinding) else { return nil }

@@ -52,6 +52,7 @@ struct NDJSONEncodingBuffer: ~Copyable {
         field(",\"signpostID\":", record.signpostID)
         field(",\"signpostName\":", record.signpostName)
         field(",\"signpostType\":", record.signpostType)
+        field(",\"signpostScope\":", record.signpostScope)
         if let values = record.metadata {
             writer.append(",\"metadata\":")
             metadata.bytes.removeAll(keepingCapacity: true)

@@ -21,6 +21,10 @@ public struct DaemonOptions: Sendable {
     public var maximumConnections: Int = 1024
     /// Where committed records are forwarded (store-and-forward, one thread and cursor each).
     public var forwards: [ForwardDestination] = []
+    /// `--syslog-socket`: a Unix datagram socket taking syslog messages, like `/dev/log`.
+    public var syslogSocketPath: String?
+    /// `--syslog-tcp`: `HOST:PORT` or `PORT` (loopback) for syslog over TCP (RFC 6587).
+    public var syslogTCP: String?
 
     public init(
         storeDirectory: String, socketPath: String, socketGroup: String? = nil, maximumSize: Int64? = nil,

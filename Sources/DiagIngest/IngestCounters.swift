@@ -13,6 +13,11 @@ final class IngestCounters: Sendable {
     let connections = Atomic<Int>(0)
     let openConnections = Atomic<Int>(0)
     let transactions = Atomic<Int>(0)
+    /// Syslog and OTLP input (Syslog/, OTLP/): messages read, refused as malformed, and lost
+    /// because the writer was behind or the store refused writes (datagrams cannot wait).
+    let syslogReceived = Atomic<Int>(0)
+    let syslogInvalid = Atomic<Int>(0)
+    let syslogLost = Atomic<Int>(0)
 
     func add(_ counter: borrowing Atomic<Int>, _ amount: Int = 1) {
         counter.wrappingAdd(amount, ordering: .relaxed)
@@ -31,6 +36,9 @@ final class IngestCounters: Sendable {
             "connections": value(connections),
             "openConnections": value(openConnections),
             "transactions": value(transactions),
+            "syslogReceived": value(syslogReceived),
+            "syslogInvalid": value(syslogInvalid),
+            "syslogLost": value(syslogLost),
         ])
     }
 }

@@ -14,6 +14,7 @@ public final class IngestServer: Sendable {
     private let listener: Mutex<ListenerHolder>
     private let stopRequest: StopRequest
     private let serials = Atomic<Int>(0)
+    private let syslog: SyslogListeners
 
     /// Takes the store's lock, opens the store, and binds the socket; throws with a clear
     /// message when another daemon holds the store or listens on the socket.
@@ -44,13 +45,16 @@ public final class IngestServer: Sendable {
         let groupID = try options.socketGroup.map(Self.groupID(named:))
         socketPath = options.socketPath
         listener = Mutex(ListenerHolder(try ListeningSocket(path: options.socketPath, groupID: groupID)))
+        syslog = try SyslogListeners(options: options, context: context, stopRequest: stopRequest)
         lock = Mutex(StoreLockHolder(storeLock))
     }
 
     /// Accepts clients until `stop`; then closes the socket, drains the queue and closes the store.
     public func run(onReady: () -> Void = {}) {
         context.writer.start()
-        context.log.log(.default, "diagd \(getpid()) accepting on \(socketPath), store \(options.storeDirectory)", category: "lifecycle")
+        syslog.start()
+        let also = syslog.summary.isEmpty ? "" : "; \(syslog.summary)"
+        context.log.log(.default, "diagd \(getpid()) accepting on \(socketPath), store \(options.storeDirectory)\(also)", category: "lifecycle")
         onReady()
         SystemdNotifier.notify("READY=1\nSTATUS=accepting on \(socketPath)")
         while !stopRequest.isRequested {
@@ -60,6 +64,7 @@ public final class IngestServer: Sendable {
         SystemdNotifier.notify("STOPPING=1")
         listener.withLock { $0.socket?.close(); $0.socket = nil }
         context.hub.closeAll()
+        syslog.waitUntilFinished()
         context.log.log(.default, "diagd \(getpid()) stopping: \(context.counters.json.compactText)", category: "lifecycle")
         context.writer.stop()
         context.writer.waitUntilFinished()

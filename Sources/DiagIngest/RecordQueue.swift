@@ -57,6 +57,20 @@ final class RecordQueue: @unchecked Sendable {
         return true
     }
 
+    /// Queues records only if there is room now: for syslog datagrams, whose senders must not
+    /// wait on diagd. Returns false (nothing queued) when full or closed.
+    func offer(_ records: [LogRecord], bytes: Int) -> Bool {
+        guard !records.isEmpty else { return true }
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closed, pending.count < capacity, pendingBytes < byteCapacity else { return false }
+        pending.append(contentsOf: records)
+        pendingBytes += bytes
+        queuedTotal += records.count
+        condition.broadcast()
+        return true
+    }
+
     /// Queues a record only if there is room now: for the daemon's own diagnostics, which must never block.
     func offer(_ record: LogRecord) -> Bool {
         condition.lock()

@@ -9,7 +9,7 @@ enum LogRecordField: CaseIterable {
     case timestamp, timestampNanoseconds, messageType, eventType, eventMessage, message, composedMessage
     case process, processID, processImagePath, userID, sender, senderImagePath, subsystem, category
     case threadID, activityIdentifier, parentActivityIdentifier, traceID, formatString
-    case signpostID, signpostName, signpostType, receiptTime, metadata
+    case signpostID, signpostName, signpostType, signpostScope, receiptTime, metadata
 
     static let byName: [String: LogRecordField] = {
         var table: [String: LogRecordField] = [:]
@@ -46,6 +46,8 @@ enum LogRecordField: CaseIterable {
             if key.equals("formatString") { return .formatString }
             if key.equals("signpostName") { return .signpostName }
             if key.equals("signpostType") { return .signpostType }
+        case 13:
+            if key.equals("signpostScope") { return .signpostScope }
         case 15:
             if key.equals("senderImagePath") { return .senderImagePath }
             if key.equals("composedMessage") { return .composedMessage }
@@ -107,6 +109,7 @@ struct LogRecordDecoder {
         case .signpostID: record.signpostID = try Self.integer(value, "signpostID")
         case .signpostName: record.signpostName = try Self.string(value, "signpostName")
         case .signpostType: record.signpostType = try Self.string(value, "signpostType")
+        case .signpostScope: record.signpostScope = try Self.string(value, "signpostScope")
         case .receiptTime: record.receiptTime = try Self.integer(value, "receiptTime")
         case .metadata:
             guard case .object(let members) = value else {

@@ -30,6 +30,7 @@ extension LogRecord {
         field("signpostID", signpostID, &writer)
         field("signpostName", signpostName, &writer)
         field("signpostType", signpostType, &writer)
+        field("signpostScope", signpostScope, &writer)
         if let metadata {
             writer.append(raw: ",\"metadata\":")
             writer.append(.object(metadata))

@@ -30,6 +30,9 @@ public struct LogRecord: Sendable, Hashable {
     public var signpostID: Int64?
     public var signpostName: String?
     public var signpostType: String?
+    /// Whose IDs the signpost's ID is unique among: `process` (the default), `thread` or
+    /// `system`; intervals pair begin and end within one such owner.
+    public var signpostScope: String?
 
     /// Structured fields, reachable in predicates as `metadata.<key>`.
     public var metadata: [String: JSONValue]?
@@ -58,6 +61,7 @@ public struct LogRecord: Sendable, Hashable {
         signpostID: Int64? = nil,
         signpostName: String? = nil,
         signpostType: String? = nil,
+        signpostScope: String? = nil,
         metadata: [String: JSONValue]? = nil,
         receiptTime: Int64? = nil
     ) {
@@ -81,6 +85,7 @@ public struct LogRecord: Sendable, Hashable {
         self.signpostID = signpostID
         self.signpostName = signpostName
         self.signpostType = signpostType
+        self.signpostScope = signpostScope
         self.metadata = metadata
         self.receiptTime = receiptTime
     }

@@ -13,6 +13,10 @@ public final class RecordPrinter {
     private var summary = LevelSummary()
     private var written = 0
     private var jsonScratch = JSONWriter(reservingCapacity: 1024)
+    /// `diag show --patterns`: every record's pattern, set before `write(_:)`; json and ndjson
+    /// add `patternID` and `pattern`, the other styles begin the line with the ID.
+    public var showsPatterns = false
+    public var pattern: (id: String, text: String) = ("", "")
 
     public init(style: OutputStyle, zone: DisplayZone = .utc, colored: Bool = false, hostName: String = "localhost", sink: OutputSink) {
         self.style = style
@@ -27,6 +31,7 @@ public final class RecordPrinter {
 
     /// The header line of the columnar styles.
     public func begin() {
+        if showsPatterns, style != .json, style != .ndjson { sink.write("Pattern    ") }
         switch style {
         case .default: sink.write("Timestamp                       Thread     Type        Activity             PID    TTL  \n")
         case .compact: sink.write("Timestamp               Ty Process[PID:TID]\n")
@@ -37,6 +42,7 @@ public final class RecordPrinter {
 
     public func write(_ record: LogRecord) {
         let offset = zone.offsetSeconds(at: record.timestamp)
+        if showsPatterns, style != .json, style != .ndjson { sink.write(pattern.id + " ") }
         switch style {
         case .default:
             summary.count(record)
@@ -48,17 +54,30 @@ public final class RecordPrinter {
         case .ndjson:
             jsonScratch.bytes.removeAll(keepingCapacity: true)
             record.writeJSON(to: &jsonScratch, offsetSeconds: offset)
+            appendPatternFields()
             jsonScratch.bytes.append(UInt8(ascii: "\n"))
             sink.write(jsonScratch.bytes)
         case .json:
             jsonScratch.bytes.removeAll(keepingCapacity: true)
             record.writeJSON(to: &jsonScratch, offsetSeconds: offset)
+            appendPatternFields()
             sink.withBuffer { buffer in
                 buffer.append(contentsOf: (written == 0 ? "[" : ",").utf8)
                 PrettyJSON.append(jsonScratch.bytes, to: &buffer)
             }
         }
         written += 1
+    }
+
+    /// Replaces the object's closing brace with the pattern's fields and the brace.
+    private func appendPatternFields() {
+        guard showsPatterns else { return }
+        jsonScratch.bytes.removeLast()
+        jsonScratch.append(raw: ",\"patternID\":")
+        jsonScratch.append(string: pattern.id)
+        jsonScratch.append(raw: ",\"pattern\":")
+        jsonScratch.append(string: pattern.text)
+        jsonScratch.append(raw: "}")
     }
 
     /// Lines of NDJSON formatted elsewhere (`count` records): the bytes `write(_:)` writes for

@@ -96,6 +96,7 @@ enum ComparisonTranslator {
         case .date:
             return LiteralSQL.scalar(column: "timestamp", op: op, value: value, accepts: { if case .date = $0 { true } else { false } }, index: index(for: field))
         case .symbolic(let kind):
+            if kind == .signpostType || kind == .signpostScope { return TextSymbolSQL.compare(field, op, value, kind: kind) }
             guard kind == .messageType || kind == .eventType, let column = field.column else { return nil }
             return LiteralSQL.scalar(column: column, op: op, value: symbolCode(value, kind: kind), accepts: isNumber, index: index(for: field))
         case .typeByValue:

@@ -8,7 +8,7 @@ enum Field: Sendable, Hashable {
     /// `type`: compares `messageType` or `eventType` depending on the value (§9.3).
     case typeByValue
     case threadID, activityIdentifier, parentActivityIdentifier, traceID
-    case timestamp, formatString, signpostID, signpostName, signpostType
+    case timestamp, formatString, signpostID, signpostName, signpostType, signpostScope
     /// A key `log` knows that our records do not hold: always nil.
     case absent(String, FieldType)
     /// `metadata.<key>`.
@@ -22,6 +22,7 @@ enum Field: Sendable, Hashable {
         case .messageType: .symbolic(.messageType)
         case .eventType: .symbolic(.eventType)
         case .signpostType: .symbolic(.signpostType)
+        case .signpostScope: .symbolic(.signpostScope)
         case .typeByValue: .typeByValue
         case .timestamp: .date
         case .absent(_, let type): type
@@ -52,6 +53,7 @@ enum Field: Sendable, Hashable {
         case .signpostID: "signpostID"
         case .signpostName: "signpostName"
         case .signpostType: "signpostType"
+        case .signpostScope: "signpostScope"
         case .metadata: "metadata"
         case .typeByValue, .absent: nil
         }
@@ -73,7 +75,7 @@ enum Field: Sendable, Hashable {
             "timestamp": .timestamp, "date": .timestamp,
             "formatString": .formatString,
             "signpostID": .signpostID, "signpostIdentifier": .signpostID,
-            "signpostName": .signpostName, "signpostType": .signpostType,
+            "signpostName": .signpostName, "signpostType": .signpostType, "signpostScope": .signpostScope,
         ]
         for key in [
             "creatorActivityIdentifier", "transitionActivityIdentifier", "creatorProcessUniqueIdentifier",
@@ -84,7 +86,6 @@ enum Field: Sendable, Hashable {
         for key in ["bootUUID", "processImageUUID", "senderImageUUID"] {
             table[key] = .absent(key, .string)
         }
-        table["signpostScope"] = .absent("signpostScope", .symbolic(.signpostScope))
         return table
     }()
 }
@@ -138,11 +139,22 @@ enum SymbolKind: Sendable, Hashable {
 
     /// A record's `signpostType` text as a code (`begin`, `intervalBegin`, …), any case.
     static func signpostTypeCode(_ text: String) -> Int64? {
-        switch text.lowercased() {
-        case "event": 0
-        case "begin", "intervalbegin": 1
-        case "end", "intervalend": 2
-        default: nil
+        spellings(of: .signpostType).first { $0.spellings.contains(text.lowercased()) }?.code
+    }
+
+    /// A record's `signpostScope` text as a code (`thread`, `process`, `system`), any case.
+    static func signpostScopeCode(_ text: String) -> Int64? {
+        spellings(of: .signpostScope).first { $0.spellings.contains(text.lowercased()) }?.code
+    }
+
+    /// The lower-case texts a record's text column may hold for each code of the symbolic fields
+    /// stored as text: what `signpostTypeCode` and `signpostScopeCode` accept, and what the SQL
+    /// plan compares `lower(column)` with.
+    static func spellings(of kind: SymbolKind) -> [(code: Int64, spellings: [String])] {
+        switch kind {
+        case .signpostType: [(0, ["event"]), (1, ["begin", "intervalbegin"]), (2, ["end", "intervalend"])]
+        case .signpostScope: [(0, ["thread"]), (1, ["process"]), (2, ["system"])]
+        case .messageType, .eventType: []
         }
     }
 }

@@ -130,6 +130,9 @@ extension Field {
         case .signpostType:
             guard let name = record.signpostType else { return .null }
             return SymbolKind.signpostTypeCode(name).map { .symbol(.signpostType, $0) } ?? .string(name)
+        case .signpostScope:
+            guard let name = record.signpostScope else { return .null }
+            return SymbolKind.signpostScopeCode(name).map { .symbol(.signpostScope, $0) } ?? .string(name)
         case .absent: return .null
         case .metadata(let key):
             guard let value = record.metadata?[key] else { return .null }

@@ -35,6 +35,8 @@ public struct LogQuery {
                 streams.append(try StoreRecordStream(store: opened.storeURL, selection: selection, condition: condition))
             case .file(let path):
                 streams.append(try FileRecordStream(path: path, selection: selection, condition: condition, options: options, issues: issues))
+            case .appleLog(let path):
+                streams.append(contentsOf: try AppleLogRecordStream.streams(path: path, selection: selection, condition: condition))
             }
         }
         return QueryResults(stream: MergedRecordStream(streams), bundles: bundles, issues: issues)

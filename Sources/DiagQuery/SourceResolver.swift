@@ -1,3 +1,4 @@
+import DiagAppleLog
 import Foundation
 
 /// What a `SOURCE` argument of `diag show` names.
@@ -8,6 +9,8 @@ public enum QuerySource: Sendable, Hashable {
     case bundle(String)
     /// A plain log file in any format the importers detect.
     case file(String)
+    /// Apple's unified logs: a `.tracev3` file or a `.logarchive` folder (Info.plist, not ours).
+    case appleLog(String)
 }
 
 /// Reads the log store inside a bundle: the seam through which DiagBundle plugs into queries
@@ -19,10 +22,14 @@ public protocol BundleOpener: Sendable {
     func openStore(inBundle path: String) throws -> any OpenedBundleStore
     /// Whether a directory is an unpacked bundle (it holds a manifest), so that it is read as one.
     func isUnpackedBundle(_ path: String) -> Bool
+    /// The Apple `.logarchive` folder inside a sysdiagnose-like archive, unpacked; nil when the
+    /// archive is a bundle of ours.
+    func appleLogArchive(inArchive path: String) throws -> String?
 }
 
 extension BundleOpener {
     public func isUnpackedBundle(_ path: String) -> Bool { false }
+    public func appleLogArchive(inArchive path: String) throws -> String? { nil }
 }
 
 public protocol OpenedBundleStore: AnyObject {
@@ -37,7 +44,7 @@ public struct SourceResolver: Sendable {
         self.bundleOpener = bundleOpener
     }
 
-    static let bundleSuffixes = [".tar.gz", ".tgz", ".tar.zst", ".tzst", ".tar"]
+    public static let bundleSuffixes = [".tar.gz", ".tgz", ".tar.zst", ".tzst", ".tar"]
 
     public func resolve(_ path: String) throws -> QuerySource {
         var isDirectory: ObjCBool = false
@@ -47,6 +54,7 @@ public struct SourceResolver: Sendable {
             throw QueryError("\(path): no such file or directory", badInput: true)
         }
         let url = URL(fileURLWithPath: path)
+        if AppleLogArchive.recognizes(path) { return .appleLog(path) }
         if isDirectory.boolValue {
             let info = url.appendingPathComponent("Info.json").path
             let persist = url.appendingPathComponent("Persist").path
@@ -57,7 +65,10 @@ public struct SourceResolver: Sendable {
             return .store(url)
         }
         let lowered = path.lowercased()
-        if Self.bundleSuffixes.contains(where: { lowered.hasSuffix($0) }) { return .bundle(path) }
+        if Self.bundleSuffixes.contains(where: { lowered.hasSuffix($0) }) {
+            if let apple = try bundleOpener?.appleLogArchive(inArchive: path) { return .appleLog(apple) }
+            return .bundle(path)
+        }
         return .file(path)
     }
 }

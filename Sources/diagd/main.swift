@@ -48,6 +48,12 @@ struct Diagd: ParsableCommand {
     @Option(name: "forward", help: "Forward committed records to URL: rfc5424+tcp://HOST:PORT[?facility=N] or otlp+http://HOST:PORT/v1/logs.", valueName: "url")
     var forward: [String] = []
 
+    @Option(name: "syslog-socket", help: "Also take syslog messages (RFC 3164, RFC 5424) on this Unix datagram socket, like /dev/log.", valueName: "path")
+    var syslogSocket: String?
+
+    @Option(name: "syslog-tcp", help: "Also take syslog over TCP (RFC 6587) on HOST:PORT, or PORT on 127.0.0.1.", valueName: "address")
+    var syslogTCP: String?
+
     @Option(name: "config", help: "Read settings from FILE: `forward URL` lines, `#` comments.", valueName: "file")
     var config: String?
 
@@ -76,6 +82,8 @@ struct Diagd: ParsableCommand {
         if let size = chunkSize.flatMap(QuantityParsing.byteCount) { options.chunkSize = size }
         if let maxConnections { options.maximumConnections = maxConnections }
         options.forwards = try forwardConfiguration().destinations
+        options.syslogSocketPath = syslogSocket
+        options.syslogTCP = syslogTCP
         OTLPHTTPSink.register()
         let status = DaemonLauncher.run(options: options)
         if status != 0 { throw ExitCode(status) }

@@ -9,8 +9,8 @@ let version1LogTable = """
                       sender TEXT, subsystem TEXT, category TEXT, tid INTEGER, activity INTEGER, msg TEXT)
     """
 
-/// The records table exactly as the store writes it.
-let currentRecordsTable = """
+/// The records table as version 2 of the store wrote it (before `signpostScope`).
+let version2RecordsTable = """
     CREATE TABLE records (
       id INTEGER PRIMARY KEY, timestamp INTEGER NOT NULL, receiptTime INTEGER,
       messageType INTEGER NOT NULL, eventType INTEGER NOT NULL,
@@ -22,6 +22,9 @@ let currentRecordsTable = """
       metadata TEXT
     )
     """
+
+/// The records table exactly as the store writes it now.
+let currentRecordsTable = version2RecordsTable.replacingOccurrences(of: "metadata TEXT\n", with: "metadata TEXT,\n  signpostScope TEXT\n")
 
 /// A bundle archive as a stranger could write it: the files every bundle has, a manifest that
 /// lists them all with their true digests (so `verify` finds nothing else to object to), and a

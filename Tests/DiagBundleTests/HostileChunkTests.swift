@@ -66,7 +66,7 @@ struct HostileChunkTests {
 
     @Test func aValueOverTheRecordBoundIsRefusedNotLoaded() throws {
         let folder = try TemporaryDirectory("diag-hostile-chunk")
-        let bundle = try makeBundle(in: folder, chunkSQL: "\(currentRecordsTable); PRAGMA user_version = 2;") { database in
+        let bundle = try makeBundle(in: folder, chunkSQL: "\(currentRecordsTable); PRAGMA user_version = 3;") { database in
             try database.execute(
                 "INSERT INTO records (timestamp, messageType, eventType, eventMessage) VALUES (1764409201000000000, 0, 1024, ?)",
                 [String(repeating: "a", count: Int(Database.valueLengthLimit) + 1)])
@@ -89,6 +89,27 @@ struct HostileChunkTests {
         let database = try Database(path: chunk.path, options: .init(readOnly: true))
         #expect(try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'log'") == 0)
         #expect(try database.scalarInt("SELECT count(*) FROM records") == 1)
-        #expect(try database.userVersion() == 2)
+        #expect(try database.userVersion() == 3)
+    }
+
+    /// Every bundle collected before signposts has version-2 chunks: they are copied forward into
+    /// the cache (never altered in place) and read like any other.
+    @Test func aVersion2ChunkIsCopiedIntoAFreshChunkAndReads() throws {
+        let folder = try TemporaryDirectory("diag-version2-chunk")
+        let row = """
+            INSERT INTO records (timestamp, messageType, eventType, process, eventMessage)
+            VALUES (1780000000000000000, 16, 1024, 'transport', 'upload failed for batch 7');
+            PRAGMA user_version = 2;
+            """
+        let bundle = try makeBundle(in: folder, chunkSQL: "\(version2RecordsTable);\n\(row)")
+        let shown = try diag(["show", bundle.path, "--style", "ndjson"], cacheIn: folder)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("upload failed for batch 7"), "\(shown.stdout)")
+        #expect(try diag(["verify", bundle.path], cacheIn: folder).status == 0)
+        let cached = try #require(cachedBundles(folder).first)
+        let chunk = folder.file("cache/diag/bundles/\(cached)/diagnose_hostile/system_logs.logarchive/Persist/0000000000000001.chunk.sqlite")
+        let database = try Database(path: chunk.path, options: .init(readOnly: true))
+        #expect(try database.userVersion() == 3)
+        #expect(try database.scalarInt("SELECT count(*) FROM records WHERE signpostScope IS NULL") == 1)
     }
 }

@@ -116,6 +116,8 @@ enum EdgeRecords {
                 eventMessage: message,
                 formatString: random.maybe("%s"),
                 signpostType: random.int(3) == 0 ? random.pick(["begin", "end", "event", "intervalBegin"]) : nil,
+                // From the index, not the generator, so that the other fields stay what they were.
+                signpostScope: ["process", "thread", "System", nil, "galaxy", "THREAD"][index % 6],
                 metadata: metadata)
         }
     }

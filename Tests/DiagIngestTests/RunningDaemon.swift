@@ -65,6 +65,11 @@ final class RunningDaemon {
 
     /// Every record in the store, oldest first.
     func storedRecords() throws -> [LogRecord] {
+        try Self.records(inStore: storePath)
+    }
+
+    /// Every record in the store at `storePath`, oldest first.
+    static func records(inStore storePath: String) throws -> [LogRecord] {
         let store = try LogStore.open(at: URL(fileURLWithPath: storePath), options: .readOnly)
         let cursor = store.records()
         var records: [LogRecord] = []

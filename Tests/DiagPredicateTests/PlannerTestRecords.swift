@@ -49,6 +49,10 @@ enum PlannerTestRecords {
                 signpostType: random.int(3) == 0 ? random.pick(["begin", "end", "event", "intervalBegin"]) : nil,
                 metadata: metadata
             )
+            // From the id, not the generator, so that the other fields stay what they were.
+            records[id]!.signpostScope = ["process", "thread", "System", nil, "galaxy", "THREAD"][Int(id % 6)]
+            records[id]!.signpostID = id % 4 == 0 ? 7 : (id % 4 == 1 ? nil : id)
+            records[id]!.signpostName = ["export", "import", nil, "Export"][Int(id % 4)]
         }
         return records
     }
@@ -63,7 +67,7 @@ enum PlannerTestRecords {
               sender TEXT, senderImagePath TEXT, subsystem TEXT, category TEXT,
               threadID INTEGER, activityIdentifier INTEGER, parentActivityIdentifier INTEGER, traceID INTEGER,
               eventMessage TEXT NOT NULL, formatString TEXT,
-              signpostID INTEGER, signpostName TEXT, signpostType TEXT, metadata TEXT
+              signpostID INTEGER, signpostName TEXT, signpostType TEXT, metadata TEXT, signpostScope TEXT
             );
             CREATE INDEX records_process ON records(process, timestamp);
             CREATE INDEX records_level ON records(messageType, timestamp)
@@ -71,8 +75,8 @@ enum PlannerTestRecords {
         let insert = try database.prepare("""
             INSERT INTO records (id, timestamp, messageType, eventType, process, processID, processImagePath, userID,
               sender, subsystem, category, threadID, activityIdentifier, parentActivityIdentifier, traceID,
-              eventMessage, formatString, signpostType, metadata)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              eventMessage, formatString, signpostType, metadata, signpostScope, signpostID, signpostName)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for (id, r) in records.sorted(by: { $0.key < $1.key }) {
             var metadataText: String?
@@ -85,6 +89,7 @@ enum PlannerTestRecords {
                 id, r.timestamp, Int64(r.messageType.rawValue), Int64(r.eventType.rawValue), r.process, r.processID,
                 r.processImagePath, r.userID, r.sender, r.subsystem, r.category, r.threadID, r.activityIdentifier,
                 r.parentActivityIdentifier, r.traceID, r.eventMessage, r.formatString, r.signpostType, metadataText,
+                r.signpostScope, r.signpostID, r.signpostName,
             ]
             try insert.bind(values)
             try insert.run()

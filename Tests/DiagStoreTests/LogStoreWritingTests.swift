@@ -51,7 +51,7 @@ import TestSupport
             let indexes = Set(try strings(database, "SELECT name FROM sqlite_master WHERE type = 'index'"))
             #expect(indexes.isSuperset(of: ChunkSchema.indexes.map(\.name)))
             #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
-            #expect(try database.userVersion() == 2)
+            #expect(try database.userVersion() == ChunkSchema.version)
             #expect(try database.scalarText("PRAGMA journal_mode") == "wal")
         }
         let open = try Database(path: store.chunkPath(info.chunks.last!.file), options: .init(readOnly: true))

@@ -58,19 +58,19 @@ struct Version1Store {
         let folder = try TemporaryDirectory()
         let old = try Version1Store(in: folder, chunks: [1_000, 250])
         let store = try LogStore.open(at: old.url, options: .init(migrationBatchSize: 64))
-        #expect(store.info.formatVersion == 2)
+        #expect(store.info.formatVersion == ChunkSchema.version)
         #expect(store.info.identifier == "7C1D4F0E-0000-4000-8000-000000000001")
         #expect(store.info.recordCount == 1_250)
         #expect(try store.records().all() == old.allExpected)
         for chunk in store.info.chunks {
             let database = try Database(path: store.chunkPath(chunk.file), options: .init(readOnly: true))
-            #expect(try database.userVersion() == 2)
+            #expect(try database.userVersion() == ChunkSchema.version)
             #expect(try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'log'") == 0)
             #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
             #expect(try database.scalarText("PRAGMA journal_mode") == "wal")
         }
         let saved = try JSONDecoder().decode(StoreInfo.self, from: Data(contentsOf: old.url.appendingPathComponent("Info.json")))
-        #expect(saved.formatVersion == 2)
+        #expect(saved.formatVersion == ChunkSchema.version)
         #expect(saved.recordCount == 1_250)
         // The upgraded store takes new records like any other.
         try store.append([StoreTestRecords.full(1)])
@@ -147,6 +147,6 @@ struct Version1Store {
         #expect(records.map(\.eventMessage).sorted() == old.allExpected.map(\.eventMessage).sorted())
         try store.close()
         let info = try JSONSerialization.jsonObject(with: Data(contentsOf: old.url.appendingPathComponent("Info.json"))) as? [String: Any]
-        #expect(info?["formatVersion"] as? Int == 2)
+        #expect(info?["formatVersion"] as? Int == ChunkSchema.version)
     }
 }

@@ -26,6 +26,7 @@ enum StoreTestRecords {
             signpostID: 42,
             signpostName: "fetch",
             signpostType: "begin",
+            signpostScope: "thread",
             metadata: [
                 "storeIdentifier": "E1F2-ÅÄ",
                 "count": .int(Int64(index)),

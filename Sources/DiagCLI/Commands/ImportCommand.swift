@@ -1,3 +1,4 @@
+import DiagAppleLog
 import DiagCommandLine
 import DiagImport
 import DiagModel
@@ -15,7 +16,8 @@ struct ImportCommand: ParsableCommand {
         abstract: "Import log files into a log store.",
         discussion: """
             Formats are detected from content: NDJSON (ours or log show --style ndjson), log show \
-            --style json, BSD syslog, journalctl -o json, Android logcat threadtime. A FILE of - reads \
+            --style json, BSD syslog, journalctl -o json, Android logcat threadtime, Apple's tracev3 \
+            files and .logarchive folders (docs/APPLE-LOGS.md). A FILE of - reads \
             standard input. Syslog and logcat times are read in $TZ, else UTC. Lines that are not \
             records are reported as FILE:LINE: reason and counted; the others are imported, and the \
             command exits with status 65.
@@ -55,6 +57,15 @@ struct ImportCommand: ParsableCommand {
         // Chunks an earlier import or `diag index`-less store left without an index get one too.
         if finisher.hasWork { finisher.requestPass() }
         for file in files {
+            if file != "-", AppleLogArchive.recognizes(file) {
+                try importAppleLogs(file, into: logStore, tally: &tally, progress: progress)
+                continue
+            }
+            if SourceResolver.bundleSuffixes.contains(where: { file.lowercased().hasSuffix($0) }),
+               let apple = try SourceArguments.bundleOpener?.appleLogArchive(inArchive: file) {
+                try importAppleLogs(apple, into: logStore, tally: &tally, progress: progress)
+                continue
+            }
             do {
                 let reader = try ThreadedFileReader(file == "-" ? .standardInput : .path(file), options: options)
                 try importFile(reader, name: file == "-" ? "<stdin>" : file, into: logStore, tally: &tally, progress: progress, finisher: finisher)

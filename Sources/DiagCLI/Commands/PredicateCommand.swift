@@ -103,6 +103,8 @@ struct PredicateExplainCommand: ParsableCommand {
             return ["source: bundle \(path), its store snapshot:"] + (try sourceLines(.store(opened.storeURL), plan: plan)).map { "  " + $0 }
         case .file(let path):
             return ["source: log file \(path): every record is read and the whole predicate is checked in Swift (SQL applies to stores only)"]
+        case .appleLog(let path):
+            return ["source: Apple unified logs \(path): every record is read and the whole predicate is checked in Swift (SQL applies to stores only)"]
         }
     }
 }

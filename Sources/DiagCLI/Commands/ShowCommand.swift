@@ -53,6 +53,12 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "Show only records logged by this sender (library or module).", valueName: "name")
     var sender: [String]
 
+    @Flag(help: "Include signposts (eventType signpostEvent), as log show --signpost; left out by default.")
+    var signpost: Bool
+
+    @Flag(name: "no-signpost", help: "Leave signposts out (the default).")
+    var noSignpost: Bool
+
     @Option(help: "Show only the records of this activity, across processes: its identifier in decimal or 0x hex, as the Activity column shows it.", valueName: "id")
     var activity: String?
 
@@ -67,6 +73,12 @@ struct ShowCommand: ParsableCommand {
 
     @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
     var year: Int?
+
+    @Flag(help: "Annotate every record with its message pattern (json, ndjson: patternID and pattern; other styles: the ID first).")
+    var patterns: Bool
+
+    @Option(name: "pattern", help: "Show only the records of this pattern, by the ID diag patterns shows.", valueName: "id")
+    var patternIDs: [String]
 
     @Argument(help: "Stores, bundles or log files to read (default: the default store).", valueName: "source")
     var sources: [String]
@@ -88,12 +100,14 @@ struct ShowCommand: ParsableCommand {
             throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
         }
         boundVariables = try VariableArguments.parse(variables)
+        try SignpostArgument.validate(signpost: signpost, noSignpost: noSignpost)
         if let activity {
             guard let identifier = ActivityArgument.identifier(activity) else {
                 throw ValidationError("The value '\(activity)' is invalid for '--activity <id>'; accepted: a decimal number or 0x followed by hex digits, like 0x1a2b")
             }
             activityIdentifier = identifier
         }
+        for id in patternIDs { try PatternIDArgument.check(id) }
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
         if let last {
@@ -107,7 +121,9 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         Self.keepFreedMemory()
-        let predicateText = ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier)
+        let predicateText = SignpostArgument.restrict(
+            ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier),
+            includeSignposts: signpost)
         let querySources = try SourceArguments.resolve(sources)
         let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
         let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables) }
@@ -119,6 +135,11 @@ struct ShowCommand: ParsableCommand {
         let query = LogQuery(selection: selection, condition: condition)
         var refused = 0
         let options = ImportOptions(year: year, timeZone: zone.timeZone)
+        if patterns || !patternIDs.isEmpty {
+            printer.showsPatterns = patterns
+            let show = PatternAnnotatedShow(query: query, sources: querySources, options: options, selectedIDs: Set(patternIDs))
+            return try show.run(printer: printer, sink: sink)
+        }
         do {
             if style == .ndjson, let rows = try query.openStoreRows(querySources) {
                 // One store in NDJSON: rows go out straight from the columns, undecoded.

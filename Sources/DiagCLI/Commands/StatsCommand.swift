@@ -78,7 +78,7 @@ struct StatsCommand: ParsableCommand {
         let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
         let condition = try text.map { try PredicateCondition.make($0, variables: variables) }
         var tally = StatsTally()
-        let hasFile = querySources.contains { if case .file = $0 { true } else { false } }
+        let hasFile = querySources.contains { switch $0 { case .file, .appleLog: true; default: false } }
         let method: String, reason: String?
         if !hasFile, condition?.residual == nil {
             try countInSQL(querySources, condition: condition, into: &tally)
@@ -112,7 +112,7 @@ struct StatsCommand: ParsableCommand {
                 guard let opener = SourceArguments.bundleOpener else { throw RuntimeError("\(path): this build of diag cannot read bundles") }
                 opened = try opener.openStore(inBundle: path)
                 url = opened!.storeURL
-            case .file: continue
+            case .file, .appleLog: continue
             }
             do {
                 let store = try LogStore.openForReading(at: url)

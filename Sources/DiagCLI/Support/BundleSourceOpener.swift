@@ -17,6 +17,10 @@ struct BundleSourceOpener: BundleOpener {
         BundleReader.isBundle(path)
     }
 
+    func appleLogArchive(inArchive path: String) throws -> String? {
+        try reportingRefusals { try AppleArchiveOpener.logArchive(inArchive: path, cache: opener.cache)?.path }
+    }
+
     /// The repro's identifiers the manifest records (`STORE_ID`, `CONTAINER`, …): the values
     /// of `$NAME` in a predicate run on the bundle, unless `--var` gives them.
     func identifiers(ofBundle path: String) throws -> [String: String] {

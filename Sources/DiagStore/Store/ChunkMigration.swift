@@ -42,12 +42,28 @@ enum ChunkMigration {
                 }
             case 1:
                 try migrateFromVersion1(database, batchSize: max(1, batchSize), afterBatch: afterBatch)
+            case 2:
+                try addMissingColumns(database)
             default:
                 throw StoreError(.unsupportedVersion, path: path,
-                                 reason: "chunk schema version \(version) has no upgrade; accepted: 1 or \(ChunkSchema.version)")
+                                 reason: "chunk schema version \(version) has no upgrade; accepted: 1 to \(ChunkSchema.version)")
             }
         } catch {
             throw StoreError.chunk(path, error)
+        }
+    }
+
+    /// Version 2 lacks the columns added since (`ChunkSchema.addedColumns`): `ADD COLUMN` of a
+    /// nullable column only rewrites the schema, not the rows, so this takes a moment whatever
+    /// the chunk's size. A column the chunk already has (an upgrade interrupted between two
+    /// columns) is left as it is.
+    private static func addMissingColumns(_ database: Database) throws {
+        try database.inTransaction(.immediate) {
+            let present = try database.columnNames(ofTable: "records")
+            for column in ChunkSchema.addedColumns where !present.contains(column.name) {
+                try database.execute("ALTER TABLE records ADD COLUMN \(column.declaration)")
+            }
+            try database.setUserVersion(ChunkSchema.version)
         }
     }
 
@@ -102,5 +118,16 @@ enum ChunkMigration {
             try database.setUserVersion(ChunkSchema.version)
         }
         try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+}
+
+extension Database {
+    /// The names of a table's columns, as `PRAGMA table_info` lists them.
+    func columnNames(ofTable table: String) throws -> Set<String> {
+        let statement = try prepare("SELECT name FROM pragma_table_info(?)")
+        try statement.bind([table])
+        var names: Set<String> = []
+        while try statement.step() { names.insert(statement.string(at: 0)) }
+        return names
     }
 }

@@ -1,7 +1,9 @@
-/// The SQL of a chunk file at store format version 2 (docs/ARCHITECTURE.md, "The chunk schema").
+/// The SQL of a chunk file at store format version 3 (docs/ARCHITECTURE.md, "The chunk schema").
 enum ChunkSchema {
-    /// `PRAGMA user_version` of a chunk written by this version.
-    static let version = 2
+    /// `PRAGMA user_version` of a chunk written by this version. Version 3 added `signpostScope`
+    /// (at the end, so that the columns of version 2 keep their indexes); `ChunkMigration` adds
+    /// any column of `addedColumns` a chunk lacks.
+    static let version = 3
 
     static let createRecords = """
         CREATE TABLE IF NOT EXISTS records (
@@ -15,9 +17,15 @@ enum ChunkSchema {
           threadID INTEGER, activityIdentifier INTEGER, parentActivityIdentifier INTEGER, traceID INTEGER,
           eventMessage TEXT NOT NULL, formatString TEXT,
           signpostID INTEGER, signpostName TEXT, signpostType TEXT,
-          metadata TEXT
+          metadata TEXT,
+          signpostScope TEXT
         )
         """
+
+    /// Columns added after version 2, with their declarations, in the order they were added.
+    static let addedColumns: [(name: String, declaration: String)] = [
+        ("signpostScope", "signpostScope TEXT"),
+    ]
 
     /// The columns in the order `RecordRow` reads and `ChunkWriter` binds them.
     static let columns = [
@@ -28,6 +36,7 @@ enum ChunkSchema {
         "eventMessage", "formatString",
         "signpostID", "signpostName", "signpostType",
         "metadata",
+        "signpostScope",
     ]
 
     static let selectColumns = columns.joined(separator: ", ")

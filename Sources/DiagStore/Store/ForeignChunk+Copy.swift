@@ -1,18 +1,20 @@
 import Foundation
 
 extension ForeignChunk {
-    /// Writes the rows of the version-1 chunk at `source` into a new chunk at `destination`
-    /// (which must not exist), at `ChunkSchema.version`.
+    /// Writes the rows of the older chunk at `source` (version 1 or 2) into a new chunk at
+    /// `destination` (which must not exist), at `ChunkSchema.version`.
     ///
     /// The source is never changed and none of its schema objects is used: it is read through
     /// `Database.openUntrusted` after `inspect` accepted it, and the new file holds only what
     /// `ChunkSchema` creates. Rows are streamed, one transaction per `batchSize` rows.
-    public static func copyVersion1(from source: String, to destination: String, batchSize: Int = 50_000) throws {
+    public static func copyForward(from source: String, to destination: String, batchSize: Int = 50_000) throws {
         let reader: Database
+        let shape: Shape
         do {
             reader = try Database.openUntrusted(path: source)
-            guard try inspect(reader, path: source) == .version1 else {
-                throw StoreError(.badChunk, path: source, reason: "not a chunk of schema version 1")
+            shape = try inspect(reader, path: source)
+            guard shape != .current else {
+                throw StoreError(.badChunk, path: source, reason: "a chunk of the current schema needs no copy")
             }
         } catch let error as StoreError {
             throw error
@@ -23,10 +25,13 @@ extension ForeignChunk {
             let writer = try Database(path: destination, options: .init(create: true))
             writer.limitValueLength()
             try writer.execute(ChunkSchema.createRecords)
-            let rows = try reader.prepare("SELECT \(ChunkMigration.version1Values) FROM log ORDER BY rowid")
-            let columnCount = ChunkMigration.version1Columns.split(separator: ",").count
+            let (columns, select) = shape == .version1
+                ? (ChunkMigration.version1Columns, "SELECT \(ChunkMigration.version1Values) FROM log ORDER BY rowid")
+                : (version2Columns.joined(separator: ", "), "SELECT \(version2Columns.joined(separator: ", ")) FROM records ORDER BY id")
+            let rows = try reader.prepare(select)
+            let columnCount = columns.split(separator: ",").count
             let insert = try writer.prepare(
-                "INSERT INTO records (\(ChunkMigration.version1Columns)) VALUES (\(Array(repeating: "?", count: columnCount).joined(separator: ", ")))")
+                "INSERT INTO records (\(columns)) VALUES (\(Array(repeating: "?", count: columnCount).joined(separator: ", ")))")
             var more = true
             while more {
                 try writer.inTransaction(.immediate) {

@@ -10,8 +10,28 @@ public enum ForeignChunk {
     public enum Shape: Sendable, Equatable {
         /// The `records` table of `ChunkSchema.version`, some of its indexes, its search tables.
         case current
-        /// The first release's `log` table, to be copied into a fresh chunk (`copyVersion1`).
+        /// The first release's `log` table, to be copied into a fresh chunk (`copyForward`).
         case version1
+        /// The `records` table of version 2 (before the columns of `ChunkSchema.addedColumns`),
+        /// its indexes and search tables, to be copied into a fresh chunk (`copyForward`).
+        case version2
+
+        /// The `PRAGMA user_version` a chunk of this shape carries (0: created, never written).
+        var acceptedVersions: Set<Int> {
+            switch self {
+            case .current: return [0, ChunkSchema.version]
+            case .version1: return [1]
+            case .version2: return [2]
+            }
+        }
+
+        public var version: Int {
+            switch self {
+            case .current: return ChunkSchema.version
+            case .version1: return 1
+            case .version2: return 2
+            }
+        }
     }
 
     /// The chunk's shape, read through `Database.openUntrusted`; `sqlite_schema` is the first
@@ -31,9 +51,8 @@ public enum ForeignChunk {
         let rows = try schemaRows(database)
         let shape = try shape(of: rows, path: path)
         let version = try database.userVersion()
-        let accepted: Set<Int> = shape == .version1 ? [1] : [0, ChunkSchema.version]
-        guard accepted.contains(version) else {
-            throw StoreError(.badChunk, path: path, reason: "PRAGMA user_version is \(version), but the schema is that of version \(shape == .version1 ? 1 : ChunkSchema.version)")
+        guard shape.acceptedVersions.contains(version) else {
+            throw StoreError(.badChunk, path: path, reason: "PRAGMA user_version is \(version), but the schema is that of version \(shape.version)")
         }
         return shape
     }
@@ -67,7 +86,7 @@ public enum ForeignChunk {
 
     private static func shape(of rows: [SchemaRow], path: String) throws -> Shape {
         let known = Dictionary((currentRows + [version1Table]).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        for row in rows where known[row.name] != row {
+        for row in rows where known[row.name] != row && row != version2Records {
             let what = known[row.name] == nil ? "an object this store never writes" : "not defined as this store defines it"
             throw StoreError(.badChunk, path: path, reason: "its schema holds \(row.type) '\(TerminalText.escaped(row.name))', \(what); a chunk may hold only the records table of schema version \(ChunkSchema.version) (or the log table of version 1), its indexes and its search tables")
         }
@@ -81,18 +100,35 @@ public enum ForeignChunk {
         guard names.contains("records") else {
             throw StoreError(.badChunk, path: path, reason: "its schema holds no records table (nor the log table of version 1)")
         }
+        let isVersion2 = rows.contains(version2Records)
         let search = currentRows.filter { $0.name.hasPrefix(ChunkSchema.searchTable) }.map(\.name)
         let present = search.filter(names.contains)
         guard present.isEmpty || present.count == search.count else {
             throw StoreError(.badChunk, path: path, reason: "its search index is incomplete (it has \(present.sorted().joined(separator: ", ")) of \(search.sorted().joined(separator: ", ")))")
         }
-        return .current
+        return isVersion2 ? .version2 : .current
     }
 
     static let version1Table = SchemaRow(type: "table", name: "log", table: "log", sql: """
         CREATE TABLE log (time REAL NOT NULL, level TEXT NOT NULL, proc TEXT, pid INTEGER,
                           sender TEXT, subsystem TEXT, category TEXT, tid INTEGER, activity INTEGER, msg TEXT)
         """)
+
+    /// The records table as version 2 wrote it: today's without the columns added since.
+    static let version2Records: SchemaRow = {
+        var records = currentRows.first { $0.name == "records" }!
+        for column in ChunkSchema.addedColumns {
+            let declaration = SchemaRow(type: "", name: "", table: "", sql: column.declaration).sql
+            records.sql = records.sql.replacingOccurrences(of: "," + declaration, with: "")
+        }
+        return records
+    }()
+
+    /// The columns a version-2 chunk has, in `ChunkSchema.columns` order.
+    static var version2Columns: [String] {
+        let added = Set(ChunkSchema.addedColumns.map(\.name))
+        return ChunkSchema.columns.filter { !added.contains($0) }
+    }
 
     /// Every object a chunk of this version may hold, read from a chunk built in memory by the
     /// same statements the store runs (the records table, the sealing indexes and statistics,

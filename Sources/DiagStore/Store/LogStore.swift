@@ -108,7 +108,7 @@ public final class LogStore: @unchecked Sendable {
                              reason: "store format version \(info.formatVersion) is newer than this tool's (\(ChunkSchema.version))")
         }
         if info.formatVersion < 1 {
-            throw StoreError(.badInfo, path: infoURL.path, reason: "formatVersion \(info.formatVersion) is not a store version; accepted: 1 or 2")
+            throw StoreError(.badInfo, path: infoURL.path, reason: "formatVersion \(info.formatVersion) is not a store version; accepted: 1 to \(ChunkSchema.version)")
         }
         let store = LogStore(url: url, options: options, info: info)
         try store.reconcile(chunkFiles: chunkFiles, forceSave: needsSave)

@@ -53,6 +53,7 @@ extension RecordRow {
         json.integer(",\"signpostID\":", 19, &out)
         json.text(",\"signpostName\":", 20, &out)
         json.text(",\"signpostType\":", 21, &out)
+        json.text(",\"signpostScope\":", 23, &out)
         if writeStoredMetadata(statement, to: &out) == false {
             let metadata: [String: JSONValue]
             do {

@@ -32,6 +32,7 @@ enum RecordRow {
         } else {
             try statement.bindNull(at: 22)
         }
+        try statement.bind(record.signpostScope, at: 23)
     }
 
     /// The row the statement is on, selected with `ChunkSchema.selectColumns` (plus any
@@ -67,6 +68,7 @@ enum RecordRow {
             signpostID: statement.optionalInt64(at: 19),
             signpostName: statement.optionalString(at: 20),
             signpostType: statement.optionalString(at: 21),
+            signpostScope: statement.optionalString(at: 23),
             receiptTime: statement.optionalInt64(at: 2)
         )
         if !statement.isNull(at: 22) {

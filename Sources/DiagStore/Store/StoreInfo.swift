@@ -35,7 +35,7 @@ public struct ChunkInfo: Codable, Sendable, Hashable {
     }
 
     /// The sequence number from a file name, or nil when the name is not a chunk's.
-    static func sequence(fromFileName name: String) -> Int64? {
+    public static func sequence(fromFileName name: String) -> Int64? {
         guard name.hasSuffix(".chunk.sqlite") else { return nil }
         let stem = name.dropLast(".chunk.sqlite".count)
         guard !stem.isEmpty, stem.allSatisfy(\.isASCII), stem.allSatisfy(\.isNumber) else { return nil }
@@ -123,6 +123,9 @@ extension StoreInfo {
             let cause = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
                 ?? ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
             let detail = cause.map { "; \($0)" } ?? ""
+            if case DecodingError.dataCorrupted = error {
+                throw StoreError(.badInfo, path: url.path, reason: "Info.json is not valid JSON\(detail)")
+            }
             throw StoreError(.badInfo, path: url.path, reason: "Info.json is not a JSON object of a store (formatVersion, identifier, chunks)\(detail)")
         }
     }

@@ -5,6 +5,8 @@ import SyncDemoKit
 /// Devices subscribed per topic, and delivery as files in each device's push inbox.
 final class PushNotifier {
     let logger = Logger(subsystem: "com.example.sync.notifier", category: "push")
+    /// `push` per delivery to a device; a push lost shows as a `push lost` event.
+    let signposter = Signposter(subsystem: "com.example.sync.notifier", category: "push")
     let layout: WorkLayout
     let losesPushes: Bool
     private var subscribers: [String: [String]] = [:]
@@ -49,7 +51,11 @@ final class PushNotifier {
         logger.info("Received push for topic \(topic, privacy: .public) from device \(sender, privacy: .public) (store \(store, privacy: .public)); \(targets.count, privacy: .public) devices subscribed")
         var count = 0
         for device in targets {
+            let delivery = signposter.beginInterval("push", id: signposter.makeSignpostID(), "to device \(device, privacy: .public)")
+            var outcome = "lost"
+            defer { signposter.endInterval("push", delivery, "\(outcome, privacy: .public)") }
             if losesPushes {
+                signposter.emitEvent("push lost", "topic \(topic, privacy: .public) to device \(device, privacy: .public)")
                 logger.fault("Dropped push for topic \(topic, privacy: .public) to device \(device, privacy: .public): the connection to the device was reset before delivery")
                 continue
             }
@@ -58,6 +64,7 @@ final class PushNotifier {
             let file = layout.pushInbox(device: device).appendingPathComponent(String(format: "push-%04d.json", delivered))
             try notification.write(to: file)
             count += 1
+            outcome = "delivered"
             logger.log("Delivered push for topic \(topic, privacy: .public) to device \(device, privacy: .public)")
         }
         if targets.isEmpty {

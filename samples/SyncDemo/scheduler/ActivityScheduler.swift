@@ -6,6 +6,9 @@ import SyncDemoKit
 /// times it was deferred already; at or above `threshold` it may run.
 final class ActivityScheduler {
     let logger = Logger(subsystem: "com.example.sync.scheduler", category: "activity")
+    /// `activity` per run, from the decision to run it to its completion, which arrive as two
+    /// requests: the ID is made from the activity's identifier, which both carry.
+    let signposter = Signposter(subsystem: "com.example.sync.scheduler", category: "activity")
     static let threshold = 0.5
     /// How long an activity of each kind may take before the scheduler holds it against it.
     static let budgetMilliseconds = ["export": 10_000, "import": 2_000]
@@ -47,6 +50,7 @@ final class ActivityScheduler {
             }
         }
         if let parent = request.activityID { Activity(adopting: parent, name: "sync") { start() } } else { start() }
+        _ = signposter.beginInterval("activity", id: signposter.makeSignpostID(from: identifier), "'\(name, privacy: .public)' (\(kind, privacy: .public))")
         return DemoMessage("run", activityID: identifier, values: ["score": scoreText, "budgetMs": String(budget)])
     }
 
@@ -58,6 +62,8 @@ final class ActivityScheduler {
         guard let identifier = request.activityID else { throw DemoError("request 'complete' lacks the activity ID") }
         let budget = Self.budgetMilliseconds[kind] ?? 0
         Activity(adopting: identifier, name: name) {
+            let state = SignpostIntervalState(name: "activity", id: signposter.makeSignpostID(from: identifier), scope: signposter.scope)
+            signposter.endInterval("activity", state, "\(result, privacy: .public) after \(duration, privacy: .public) ms")
             if result != "ok" {
                 logger.error("'\(name, privacy: .public)': activity finished with result \(result, privacy: .public) after \(duration, privacy: .public) ms")
             } else if duration > budget {

@@ -21,7 +21,12 @@ extension SyncSession {
         var result = "ok"
         defer { complete(name: name, kind: "export", activity: scheduled.activity, started: started, result: result) }
         do {
-            try Activity(adopting: scheduled.activity, name: "export") { try uploadAll(batchSize: batchSize) }
+            try Activity(adopting: scheduled.activity, name: "export") {
+                try signposter.withIntervalSignpost("export store", id: signposter.makeSignpostID(),
+                                                    "store \(store.identifier, privacy: .public)") {
+                    try uploadAll(batchSize: batchSize)
+                }
+            }
         } catch {
             result = "failed"
             throw error
@@ -38,6 +43,9 @@ extension SyncSession {
             let posts = try store.unexportedPosts(limit: batchSize)
             if posts.isEmpty { break }
             index += 1
+            let interval = signposter.beginInterval("export", id: signposter.makeSignpostID(),
+                                                    "batch \(index, privacy: .public) of store \(store.identifier, privacy: .public)")
+            defer { signposter.endInterval("export", interval, "batch \(index, privacy: .public)") }
             coreData.debug("Faulted in \(posts.count, privacy: .public) posts and their image data for export batch \(index, privacy: .public)")
             let batch = RecordBatch(sourceStore: store.identifier, index: index, posts: posts)
             let file = outbox.appendingPathComponent(String(format: "batch-%04d.json", index))

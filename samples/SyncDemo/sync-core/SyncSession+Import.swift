@@ -15,7 +15,10 @@ extension SyncSession {
         defer { complete(name: name, kind: "import", activity: scheduled.activity, started: started, result: result) }
         do {
             try Activity(adopting: scheduled.activity, name: "import") {
-                try downloadAndSave(budgetMilliseconds: scheduled.budgetMilliseconds)
+                try signposter.withIntervalSignpost("import store", id: signposter.makeSignpostID(),
+                                                    "store \(store.identifier, privacy: .public)") {
+                    try downloadAndSave(budgetMilliseconds: scheduled.budgetMilliseconds)
+                }
                 let elapsed = Int(Date().timeIntervalSince(started) * 1000)
                 if elapsed > scheduled.budgetMilliseconds {
                     cloudKit.error("Import into store \(store.identifier, privacy: .public) took \(elapsed, privacy: .public) ms, over the scheduler's budget of \(scheduled.budgetMilliseconds, privacy: .public) ms", metadata: storeMetadata)
@@ -74,7 +77,9 @@ extension SyncSession {
         let delay = fault == .slowImport && !files.isEmpty ? (budgetMilliseconds + 500) / files.count : 0
         var imported = 0, skipped = 0
         for file in files {
+            let interval = signposter.beginInterval("import", id: signposter.makeSignpostID(), "file \(URL(fileURLWithPath: file).lastPathComponent, privacy: .public)")
             var batch = try RecordBatch.read(from: URL(fileURLWithPath: file))
+            defer { signposter.endInterval("import", interval, "batch \(batch.index, privacy: .public)") }
             skipped += dropDamagedAttachments(&batch)
             if delay > 0 {
                 cloudKit.info("Import batch \(batch.index, privacy: .public) waiting \(delay, privacy: .public) ms for the persistent store coordinator")

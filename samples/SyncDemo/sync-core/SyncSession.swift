@@ -12,6 +12,9 @@ final class SyncSession {
     let coreData = SenderLogger(sender: "CoreData", category: "store")
     /// The sync layer's records.
     let cloudKit = SenderLogger(sender: "CloudKit", category: "sync")
+    /// What a sync engineer measures: `export` and `import` per batch, `export store` and
+    /// `import store` for the whole of a store's (`diag signposts` pairs them).
+    let signposter = Signposter(subsystem: SyncDemoNames.subsystem, category: "sync")
     /// The activity the scheduler ran this device's export or import in.
     var activityID: Int64?
 

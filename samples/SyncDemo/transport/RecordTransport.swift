@@ -6,6 +6,8 @@ import SyncDemoKit
 /// file when an export is complete, and a request-rate limit.
 final class RecordTransport {
     let logger = Logger(subsystem: "com.example.sync.transport", category: "records")
+    /// `upload` and `download` per request, each with an ID of its own.
+    let signposter = Signposter(subsystem: "com.example.sync.transport", category: "records")
     let layout: WorkLayout
     let fault: DemoFault?
     private var rateLimiter: RateLimiter
@@ -23,9 +25,9 @@ final class RecordTransport {
     func handle(_ request: DemoMessage) throws -> MessageServer.Reply {
         let reply: DemoMessage
         switch request.command {
-        case "upload": reply = try inActivity(request) { try upload(request) }
+        case "upload": reply = try inActivity(request) { try measured("upload", request) { try upload(request) } }
         case "commit": reply = try inActivity(request) { try commit(request) }
-        case "download": reply = try inActivity(request) { try download(request) }
+        case "download": reply = try inActivity(request) { try measured("download", request) { try download(request) } }
         case "status": reply = try status()
         case "shutdown": return MessageServer.Reply(DemoMessage("bye"), stop: true)
         default: throw DemoError("unknown request '\(request.command)'; the transport accepts upload, commit, status, download, shutdown")
@@ -37,6 +39,17 @@ final class RecordTransport {
         guard let identifier = request.activityID else { return try body() }
         var reply = DemoMessage("error")
         try Activity(adopting: identifier, name: request.command) { reply = try body() }
+        return reply
+    }
+
+    /// The request as an interval; the end's message says how it was answered (`uploaded`,
+    /// `throttled`, …), so throttled attempts can be told apart from real uploads.
+    private func measured(_ name: StaticString, _ request: DemoMessage, _ body: () throws -> DemoMessage) throws -> DemoMessage {
+        let state = signposter.beginInterval(name, id: signposter.makeSignpostID(), "\(request.command, privacy: .public) request")
+        var answer = "failed"
+        defer { signposter.endInterval(name, state, "\(answer, privacy: .public)") }
+        let reply = try body()
+        answer = reply.command
         return reply
     }
 

@@ -1,0 +1,85 @@
+import DiagCommandLine
+import DiagModel
+import DiagOutput
+import DiagPatterns
+
+/// `diag patterns`: the messages of the selected records grouped into patterns, by count.
+struct PatternsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "patterns",
+        abstract: "Group the messages of stores, bundles or log files into patterns, by count.",
+        discussion: """
+            A pattern is a message with its variable parts as <*>: numbers, hex, UUIDs, addresses, \
+            paths, durations, sizes, times, quoted values and the values of key=value, and words \
+            that vary among otherwise equal messages. Its ID is a short hash of its text: the same \
+            pattern has the same ID in every run (diag show --pattern ID shows its records). \
+            The filters are those of diag show; SOURCE is a store, a bundle or a log file. \
+            At most --max-patterns patterns are kept; records beyond them are counted and reported.
+            """)
+
+    @Option(help: "Only records that match this predicate (NSPredicate format, as log show).")
+    var predicate: String?
+    @Option(help: "Read the predicate from a file; lines starting with # are comments.", valueName: "file")
+    var predicateFile: String?
+    @Option(name: "var", help: "A value for $NAME in the predicate.", valueName: "name=value")
+    var variables: [String]
+    @Option(help: "Records from this time on: \(TimeArgument.accepted).", valueName: "time")
+    var start: String?
+    @Option(help: "Records before this time (same forms as --start).", valueName: "time")
+    var end: String?
+    @Option(help: "Records of the last 30s, 5m, 2h or 1d before now.", valueName: "duration")
+    var last: String?
+    @Flag(help: "Include Info records.")
+    var info: Bool
+    @Flag(help: "Include Debug records.")
+    var debug: Bool
+    @Option(help: "Only this process, by ID or name.", valueName: "pid|name")
+    var process: [String]
+    @Option(help: "Only records logged by this sender (library or module).", valueName: "name")
+    var sender: [String]
+    @Option(help: "The output style: a table, or one JSON object a pattern.")
+    var style: PatternStyle = .default
+    @Option(help: "Show and read times in this zone: a name (Europe/Paris) or an offset (+0100). Default: $TZ, else UTC.", valueName: "zone")
+    var timezone: String?
+    @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
+    var year: Int?
+    @Option(help: "The most patterns kept (1 to 1000000); records that need more are counted as overflow.", valueName: "n")
+    var maxPatterns: Int = 10_000
+    @Argument(help: "Stores, bundles or log files to read (default: the default store).", valueName: "source")
+    var sources: [String]
+
+    private var filter: RecordFilter?
+
+    mutating func validate() throws {
+        filter = try RecordFilter(
+            predicate: predicate, predicateFile: predicateFile, variables: variables, start: start, end: end, last: last,
+            info: info, debug: debug, processes: process, senders: sender, timezone: timezone, year: year)
+        guard (1...1_000_000).contains(maxPatterns) else {
+            throw ValidationError("The value '\(maxPatterns)' is invalid for '--max-patterns <n>'; accepted: 1 to 1000000")
+        }
+    }
+
+    func run() throws {
+        let filter = filter!
+        var miner = PatternMiner<RecordPatternSummary>(capacity: maxPatterns)
+        let refused = try filter.forEachRecord(of: sources) { record in
+            miner.add(record.eventMessage) { $0.count(record) }
+        }
+        let patterns = miner.finish().sorted { $0.count != $1.count ? $0.count > $1.count : $0.id < $1.id }
+        let sink = OutputSink.standardOutput()
+        var table = PatternTable(zone: filter.zone)
+        switch style {
+        case .default: table.writeText(patterns, overflow: miner.overflowCount, to: sink)
+        case .json: table.writeJSON(patterns, array: true, to: sink)
+        case .ndjson: table.writeJSON(patterns, array: false, to: sink)
+        }
+        sink.flush()
+        if miner.overflowCount > 0, style != .default {
+            StandardStream.error.write("diag patterns: \(miner.overflowCount) records needed more than \(maxPatterns) patterns and are in none\n")
+        }
+        if refused > 0 {
+            StandardStream.error.write("diag patterns: \(refused) line\(refused == 1 ? " was" : "s were") refused (not records)\n")
+            throw ExitCode.dataError
+        }
+    }
+}

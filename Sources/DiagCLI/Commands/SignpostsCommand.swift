@@ -1,0 +1,138 @@
+import DiagCommandLine
+import DiagImport
+import DiagModel
+import DiagOutput
+import DiagQuery
+import Foundation
+
+/// `diag signposts`: what took long. Signpost begins and ends paired into intervals, with their
+/// statistics per name, events counted, unmatched begins and ends reported; with --activities,
+/// activities too, from creation to last record across processes.
+struct SignpostsCommand: ParsableCommand {
+    enum Style: String, CaseIterable, ExpressibleByArgument { case `default`, json, ndjson }
+
+    static let configuration = CommandConfiguration(
+        commandName: "signposts",
+        abstract: "Pair signpost intervals and show how long each kind took.",
+        discussion: """
+            Sources and filters are those of diag show (signposts are Default records; Info and Debug \
+            records are read too). A begin and an end pair when their scope owner (the process for \
+            process scope, the default; the thread for thread scope; nothing for system scope), \
+            subsystem, category, name and signpost ID agree; two open begins of one key end first-in \
+            first-out. For each name: count, total, min, mean, p50, p90, p99 and max (nearest rank; \
+            exact up to 4096 intervals of a name, then within 0.6%) and a histogram by decade. Events \
+            are counted per name. Begins never ended and ends never begun are listed as unmatched. \
+            At most --open-limit intervals are open at once: past it the oldest open begin is given \
+            up and counted as overflow. --activities adds each activity as an interval, from its \
+            creation to its last record in any process. --intervals lists every interval, in the \
+            order they end (activities last).
+            """)
+
+    @Option(help: "Show only records that match this predicate (NSPredicate format, as log show).")
+    var predicate: String?
+
+    @Option(help: "Read the predicate from a file; lines starting with # are comments.", valueName: "file")
+    var predicateFile: String?
+
+    @Option(name: "var", help: "A value for $NAME in the predicate.", valueName: "name=value")
+    var variables: [String]
+
+    @Option(help: "Read records from this time on: \(TimeArgument.accepted).", valueName: "time")
+    var start: String?
+
+    @Option(help: "Read records before this time (same forms as --start).", valueName: "time")
+    var end: String?
+
+    @Option(help: "Read records of the last 30s, 5m, 2h or 1d before now.", valueName: "duration")
+    var last: String?
+
+    @Option(help: "Only this process, by ID or name.", valueName: "pid|name")
+    var process: [String]
+
+    @Option(help: "Only records logged by this sender (library or module).", valueName: "name")
+    var sender: [String]
+
+    @Flag(help: "List every interval: start, duration, process, name, the begin and end messages.")
+    var intervals: Bool
+
+    @Flag(help: "Add activities as intervals, from creation to their last record across processes.")
+    var activities: Bool
+
+    @Option(help: "The most intervals (and activities) open at once.", valueName: "count")
+    var openLimit: Int = 100_000
+
+    @Option(help: "The output style.")
+    var style: Style = .default
+
+    @Option(help: "Show and read times in this zone: a name (Europe/Paris) or an offset (+0100). Default: $TZ, else UTC.", valueName: "zone")
+    var timezone: String?
+
+    @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
+    var year: Int?
+
+    @Argument(help: "Stores, bundles or log files to read (default: the default store).", valueName: "source")
+    var sources: [String]
+
+    private var zone = DisplayZone.utc
+    private var window: (start: Int64?, end: Int64?) = (nil, nil)
+    private var boundVariables: [String: String] = [:]
+
+    mutating func validate() throws {
+        if predicate != nil, predicateFile != nil {
+            throw ValidationError("--predicate and --predicate-file cannot be used together")
+        }
+        if last != nil, start != nil {
+            throw ValidationError("--last and --start cannot be used together")
+        }
+        guard (1...10_000_000).contains(openLimit) else {
+            throw ValidationError("The value '\(openLimit)' is invalid for '--open-limit <count>'; accepted: 1 to 10000000")
+        }
+        zone = try TimezoneArgument.zone(timezone)
+        boundVariables = try VariableArguments.parse(variables)
+        if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
+        if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
+        if let last { window.start = Int64(Date().timeIntervalSince1970 * 1e9) - (try TimeArgument.duration(last)) }
+        if let start = window.start, let end = window.end, end < start {
+            throw ValidationError("--end (\(end / 1_000_000_000)) is before --start (\(start / 1_000_000_000)); nothing could match")
+        }
+    }
+
+    func run() throws {
+        ShowCommand.keepFreedMemory()
+        let querySources = try SourceArguments.resolve(sources)
+        let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
+        // Only the records the analysis reads: the SQL part skips the rest inside SQLite.
+        let wanted = activities
+            ? "(eventType == signpostEvent OR (activityIdentifier != nil AND activityIdentifier != 0))"
+            : "eventType == signpostEvent"
+        let user = try predicateFile.map(PredicateFile.read) ?? predicate
+        let text = user.map { "(\($0)\n) AND \(wanted)" } ?? wanted
+        let condition = try PredicateCondition.make(text, variables: variables)
+        let selection = RecordSelection(
+            start: window.start, end: window.end, includeInfo: true, includeDebug: true,
+            processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)
+        let query = LogQuery(selection: selection, condition: condition)
+        let writer = SignpostsWriter(style: style, zone: zone, listIntervals: intervals, sink: OutputSink.standardOutput())
+        var analysis = SignpostAnalysis(openLimit: openLimit, activities: activities)
+        var refused = 0
+        do {
+            let results = try query.open(querySources, bundleOpener: SourceArguments.bundleOpener,
+                                         options: ImportOptions(year: year, timeZone: zone.timeZone)) { issue in
+                StandardStream.error.write("\(issue)\n")
+            }
+            writer.begin()
+            while let record = try results.next() {
+                if let interval = analysis.take(record) { writer.interval(interval) }
+            }
+            refused = results.refusedCount
+        } catch let error as QueryError {
+            throw error.isBadInput ? InputError(error.message) as any Error : RuntimeError(error.message)
+        }
+        for activity in analysis.finish() { writer.interval(activity) }
+        writer.finish(analysis)
+        if refused > 0 {
+            StandardStream.error.write("diag signposts: \(refused) line\(refused == 1 ? " was" : "s were") refused (not records)\n")
+            throw ExitCode.dataError
+        }
+    }
+}

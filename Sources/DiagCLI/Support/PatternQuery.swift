@@ -1,0 +1,88 @@
+import DiagCommandLine
+import DiagImport
+import DiagModel
+import DiagOutput
+import DiagQuery
+import Foundation
+
+/// The filters of `diag show` as `diag patterns` and `diag diff` take them, checked, and a
+/// read of every record they select from some sources.
+struct RecordFilter {
+    var predicate: String?
+    var predicateFile: String?
+    var variables: [String: String] = [:]
+    var window: (start: Int64?, end: Int64?) = (nil, nil)
+    var info = false
+    var debug = false
+    var processes: [String] = []
+    var senders: [String] = []
+    var zone = DisplayZone.utc
+    var year: Int?
+
+    /// Checks the options' values together, as `diag show` does.
+    init(predicate: String?, predicateFile: String?, variables: [String], start: String?, end: String?, last: String?,
+         info: Bool, debug: Bool, processes: [String], senders: [String], timezone: String?, year: Int?) throws {
+        if predicate != nil, predicateFile != nil {
+            throw ValidationError("--predicate and --predicate-file cannot be used together")
+        }
+        if last != nil, start != nil {
+            throw ValidationError("--last and --start cannot be used together")
+        }
+        if let year, !(1970...9999).contains(year) {
+            throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
+        }
+        self.predicate = predicate
+        self.predicateFile = predicateFile
+        self.variables = try VariableArguments.parse(variables)
+        self.info = info
+        self.debug = debug
+        self.processes = processes
+        self.senders = senders
+        self.year = year
+        zone = try TimezoneArgument.zone(timezone)
+        if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
+        if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
+        if let last { window.start = Int64(Date().timeIntervalSince1970 * 1e9) - (try TimeArgument.duration(last)) }
+        if let start = window.start, let end = window.end, end < start {
+            throw ValidationError("--end (\(end / 1_000_000_000)) is before --start (\(start / 1_000_000_000)); nothing could match")
+        }
+    }
+
+    /// Calls `body` with every selected record of `sources` (SOURCE arguments) in time order;
+    /// returns how many lines of files were refused, each reported on stderr.
+    func forEachRecord(of sources: [String], _ body: (LogRecord) throws -> Void) throws -> Int {
+        let querySources = try SourceArguments.resolve(sources)
+        let bound = try SourceArguments.variables(for: querySources, overriding: variables)
+        let text = try predicateFile.map(PredicateFile.read) ?? predicate
+        let condition = try text.map { try PredicateCondition.make($0, variables: bound) }
+        let selection = RecordSelection(
+            start: window.start, end: window.end, includeInfo: info, includeDebug: debug,
+            processes: processes.map(RecordSelection.ProcessSelector.init), senders: senders)
+        do {
+            let results = try LogQuery(selection: selection, condition: condition).open(
+                querySources, bundleOpener: SourceArguments.bundleOpener,
+                options: ImportOptions(year: year, timeZone: zone.timeZone)
+            ) { issue in
+                StandardStream.error.write("\(issue)\n")
+            }
+            while let record = try results.next() { try body(record) }
+            return results.refusedCount
+        } catch let error as QueryError {
+            throw error.isBadInput ? InputError(error.message) as any Error : RuntimeError(error.message)
+        }
+    }
+}
+
+/// The output styles of `diag patterns` and `diag diff`.
+enum PatternStyle: String, CaseIterable, ExpressibleByArgument {
+    case `default`, json, ndjson
+}
+
+/// `--pattern ID`: the form of a pattern ID, checked before any record is read.
+enum PatternIDArgument {
+    static func check(_ id: String) throws {
+        guard id.utf8.count == 10, id.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else {
+            throw ValidationError("The value '\(id)' is invalid for '--pattern <id>'; accepted: a pattern ID of 10 lower-case hex digits, as diag patterns shows it")
+        }
+    }
+}

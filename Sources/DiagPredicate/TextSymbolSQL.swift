@@ -1,0 +1,36 @@
+import DiagModel
+
+/// `signpostType` and `signpostScope` as SQL. Unlike `messageType` and `eventType`, the store
+/// keeps them as the text a component sent (`begin`, `intervalBegin`, `process`, …), and the
+/// evaluator reads that text as a symbol in any case (`SymbolKind.spellings`); so a symbol
+/// compares as `lower(column) IN (its spellings)`. SQLite's `lower` folds ASCII only, as
+/// PostgreSQL's does under `COLLATE "C"`; every spelling is ASCII and no other character folds
+/// to an ASCII letter of them, so the two agree with Swift's `lowercased()` on these words.
+enum TextSymbolSQL {
+    static func compare(_ field: Field, _ op: ComparisonOperator, _ value: Value, kind: SymbolKind) -> SQLFragment? {
+        guard let column = field.column else { return nil }
+        if value.isNull {
+            switch op {
+            case .equal: return SQLFragment(sql: "\(column) IS NULL", bindings: [], exact: true)
+            case .notEqual: return SQLFragment(sql: "\(column) IS NOT NULL", bindings: [], exact: true)
+            default: return nil
+            }
+        }
+        // Only a symbol of the field's own table: a number or a text compares with the record's
+        // value by rules (a code against an unknown spelling) the evaluator alone decides.
+        guard case .symbol(let valueKind, let code) = value, valueKind == kind else { return nil }
+        let spellings = SymbolKind.spellings(of: kind).first { $0.code == code }?.spellings ?? []
+        guard !spellings.isEmpty else { return .constant(op == .notEqual) }
+        let list = spellings.map { _ in "?" }.joined(separator: ", ")
+        let bindings = spellings.map { SQLValue.text($0) }
+        switch op {
+        case .equal:
+            return SQLFragment(sql: "lower(\(column)) IN (\(list))", bindings: bindings, exact: true)
+        case .notEqual:
+            // A missing field is != every value (PREDICATES.md §4.3).
+            return SQLFragment(sql: "(\(column) IS NULL OR lower(\(column)) NOT IN (\(list)))", bindings: bindings, exact: true)
+        default:
+            return nil
+        }
+    }
+}
