@@ -10,7 +10,7 @@ public enum AppleArchiveOpener {
     public static func logArchive(inArchive path: String, cache: BundleCache = BundleCache()) throws -> URL? {
         let (folder, _) = try cache.unpack(path) { unpacked, digests in
             if let root = try? BundleReader.topFolder(in: unpacked) {
-                try BundleReader.checkDigests(of: try BundleReader.readManifest(root), against: digests, top: root.lastPathComponent, archive: path)
+                try BundleReader.admitUnpacked(root: root, digests: digests, archive: path)
                 return
             }
             guard findLogArchive(in: unpacked) != nil else {

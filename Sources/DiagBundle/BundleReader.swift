@@ -43,15 +43,21 @@ public enum BundleReader {
             return OpenedBundle(root: root, manifest: manifest, archiveSHA256: nil)
         }
         let (folder, sha) = try cache.unpack(path) { unpacked, digests in
-            let root = try topFolder(in: unpacked)
-            try checkDigests(of: try readManifest(root), against: digests, top: root.lastPathComponent, archive: path)
-            let top = root.lastPathComponent
-            try ForeignStore.admit(bundleRoot: root, migrate: true) {
-                "refusing \(TerminalText.escaped(path)): entry '\(TerminalText.escaped("\(top)/\(BundleLayout.logStore)/\($0)"))'"
-            }
+            try admitUnpacked(root: try topFolder(in: unpacked), digests: digests, archive: path)
         }
         let root = try topFolder(in: folder)
         return OpenedBundle(root: root, manifest: try readManifest(root), archiveSHA256: sha)
+    }
+
+    /// What every unpack of a diag bundle into the cache must pass before it is kept, whoever
+    /// asks for it (the bundle reader, the Apple archive opener): the manifest's digests, and
+    /// the store's chunks (`ForeignStore`: schema checked, older chunks copied forward).
+    static func admitUnpacked(root: URL, digests: [String: BundleFileDigest], archive path: String) throws {
+        try checkDigests(of: try readManifest(root), against: digests, top: root.lastPathComponent, archive: path)
+        let top = root.lastPathComponent
+        try ForeignStore.admit(bundleRoot: root, migrate: true) {
+            "refusing \(TerminalText.escaped(path)): entry '\(TerminalText.escaped("\(top)/\(BundleLayout.logStore)/\($0)"))'"
+        }
     }
 
     /// The folder holding `manifest.json`: `folder` itself, or its only subfolder.

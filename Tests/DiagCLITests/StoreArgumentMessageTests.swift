@@ -18,7 +18,7 @@ struct StoreArgumentMessageTests {
         try folder.write("store/Info.json", String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000))
         let result = try run(BuiltProducts.path("diag"), ["show", folder.file("store").path])
         #expect(result.status == 65, "\(result.stderr)")
-        #expect(result.stderr.contains("Info.json is not a JSON object of a store"), "\(result.stderr)")
+        #expect(result.stderr.contains("Info.json: Info.json is not"), "\(result.stderr)")
         #expect(!result.stderr.contains("isn’t in the correct format") && !result.stderr.contains("isn't in the correct format"))
     }
 }

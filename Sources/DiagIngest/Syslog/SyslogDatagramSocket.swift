@@ -1,4 +1,5 @@
 import DiagModel
+import DiagProtocol
 import Foundation
 import Glibc
 
@@ -38,7 +39,8 @@ final class SyslogDatagramSocket: @unchecked Sendable {
             return
         }
         inherited = false
-        let address = try SocketAddress(path: path)
+        let address: UnixSocketAddress
+        do { address = try UnixSocketAddress(path: path) } catch { throw IngestError(error.description) }
         try Self.removeStale(path: path, address: address)
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .system("cannot create the syslog socket") }
@@ -129,7 +131,7 @@ final class SyslogDatagramSocket: @unchecked Sendable {
     }
 
     /// Unlinks a socket file nobody reads; refuses a live one and anything that is not a socket.
-    private static func removeStale(path: String, address: SocketAddress) throws(IngestError) {
+    private static func removeStale(path: String, address: UnixSocketAddress) throws(IngestError) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
         guard status.st_mode & S_IFMT == S_IFSOCK else {
