@@ -1,4 +1,5 @@
 import DiagModel
+import DiagOutput
 import DiagStore
 import Foundation
 
@@ -34,6 +35,9 @@ public struct BundleCollector {
         manifest.title = request.title
         manifest.redacted = redactor != nil
         manifest.identifiers = request.identifiers
+        var zone = DisplayZone.fromEnvironment()
+        manifest.timeZone = zone.name
+        manifest.timeZoneOffsetSeconds = zone.offsetSeconds(at: request.created)
 
         progress?(BundleProgress(phase: "snapshotting the log store", archivedBytes: 0))
         let storeFolder = root.appendingPathComponent(BundleLayout.logStore, isDirectory: true)
@@ -140,7 +144,10 @@ public struct BundleCollector {
                 }
             }
             startSummariesOnceCopied()
-            let staged = try stagedFiles(root)
+            // The writer lock of the staged store (a feedback bundle's selection is written
+            // through LogStore) is a process's lock, not content: the manifest lists only what
+            // the reader needs.
+            let staged = try stagedFiles(root).filter { $0 != "\(BundleLayout.logStore)/writer.lock" }
             for relative in staged where !archived.contains(relative) && !summaryFiles.contains(relative) {
                 try add(relative)
             }

@@ -41,6 +41,11 @@ public struct BundleManifest: Sendable, Equatable {
     public var redacted = false
     /// `--var NAME=VALUE` and `--identifier` values the bundle was collected for.
     public var identifiers: [String: String] = [:]
+    /// The collecting machine's zone (its name, like `Europe/Paris`, or an offset like `+0100`) and
+    /// its offset then: `--timezone bundle` shows times as the reporter saw them. Nil in bundles
+    /// written before it was recorded.
+    public var timeZone: String?
+    public var timeZoneOffsetSeconds: Int?
     /// `total` and one count per level name (`Default`, `Error`, …) in the bundled log store.
     public var recordCounts: [String: Int64] = [:]
     public var stores: [StoreFile] = []
@@ -69,6 +74,8 @@ public struct BundleManifest: Sendable, Equatable {
         object["window"] = window
         if let predicate { object["predicate"] = predicate }
         if let title { object["title"] = title }
+        if let timeZone { object["timeZone"] = timeZone }
+        if let timeZoneOffsetSeconds { object["timeZoneOffsetSeconds"] = timeZoneOffsetSeconds }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 
@@ -101,6 +108,8 @@ public struct BundleManifest: Sendable, Equatable {
         windowEnd = integer(window["endNanoseconds"])
         predicate = object["predicate"] as? String
         title = object["title"] as? String
+        timeZone = (object["timeZone"] as? String).flatMap { $0.count <= 64 ? $0 : nil }
+        timeZoneOffsetSeconds = integer(object["timeZoneOffsetSeconds"]).flatMap { abs($0) <= 18 * 3600 ? Int($0) : nil }
         redacted = object["redacted"] as? Bool ?? false
         identifiers = object["identifiers"] as? [String: String] ?? [:]
         recordCounts = (object["recordCounts"] as? [String: Any] ?? [:]).compactMapValues { integer($0) }

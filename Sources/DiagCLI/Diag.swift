@@ -27,6 +27,7 @@ public struct Diag: ParsableCommand {
             ConfigCommand.self,
             ExportCommand.self,
             FleetCommand.self,
+            EraseCommand.self,
         ])
 
     public init() {}

@@ -49,8 +49,9 @@ struct CommandParser {
                         continue
                     }
                     if !definitions.contains(where: { $0.kind == .positional }) {
-                        let names = current.configuration.subcommands.map { $0.commandName }.joined(separator: ", ")
-                        throw ValidationError("Unknown subcommand '\(word)'; the subcommands are: \(names)")
+                        let names = current.configuration.subcommands.map { $0.commandName }
+                        let guess = Suggestion.clause(for: word, among: names)
+                        throw ValidationError("Unknown subcommand '\(word)'\(guess); the subcommands are: \(names.joined(separator: ", "))")
                     }
                 }
             }
@@ -80,7 +81,8 @@ struct CommandParser {
             name = body
         }
         guard let definition = definitions.first(where: { $0.kind != .positional && $0.longName == String(name) }) else {
-            throw ValidationError("Unknown option '--\(name)'")
+            let longNames = definitions.filter { $0.kind != .positional }.compactMap(\.longName) + ["help"]
+            throw ValidationError("Unknown option '--\(name)'\(Suggestion.clause(for: String(name), among: longNames, prefix: "--"))")
         }
         try assign(definition, inlineValue: inlineValue, words, &index, definitions)
     }
@@ -135,8 +137,9 @@ struct CommandParser {
         for name in names {
             let current = helpPath[helpPath.count - 1]
             guard let subcommand = current.configuration.subcommands.first(where: { $0.commandName == name }) else {
-                let all = current.configuration.subcommands.map { $0.commandName }.joined(separator: ", ")
-                throw ValidationError("Unknown subcommand '\(name)'; the subcommands are: \(all)")
+                let all = current.configuration.subcommands.map { $0.commandName }
+                let guess = Suggestion.clause(for: name, among: all)
+                throw ValidationError("Unknown subcommand '\(name)'\(guess); the subcommands are: \(all.joined(separator: ", "))")
             }
             helpPath.append(subcommand)
         }

@@ -29,26 +29,44 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// Tells the format from the first bytes of a file (a few KiB are plenty: the first non-blank
-    /// line decides). Returns nil when the bytes hold nothing but whitespace; throws
-    /// `ImportError.unknownFormat` quoting the first line when no format fits.
+    /// How many lines that fit no format may come before the first that does: a file that
+    /// starts with a stray line or two (a banner, a cut line) is still read, and those lines are
+    /// reported as the reader meets them, as lines in the middle are.
+    public static let unrecognisedLinesTolerated = 8
+
+    /// Tells the format from the first bytes of a file (a few KiB are plenty: the first line that
+    /// fits a format decides, among the first few). Returns nil when the bytes hold nothing but
+    /// whitespace; throws `ImportError.unknownFormat` quoting the first line when none fits.
     public static func detect(_ prefix: UnsafeBufferPointer<UInt8>, source: String = "input") throws(ImportError) -> ImportFormat? {
         var lines = PrefixLines(prefix)
+        var firstUnknown: Slice<UnsafeBufferPointer<UInt8>>?
+        var unknown = 0
         while let line = lines.next() {
             let trimmed = line.trimmingBlanks()
             if trimmed.isEmpty || LogcatLineParser.isBufferBanner(trimmed) { continue }
-            switch trimmed[trimmed.startIndex] {
-            case UInt8(ascii: "["): return .appleJSON
-            case UInt8(ascii: "{"):
-                let journalKeys = ["\"__REALTIME_TIMESTAMP\"", "\"__CURSOR\"", "\"_BOOT_ID\""]
-                return journalKeys.contains { trimmed.contains(utf8: $0) } ? .journalJSON : .ndjson
-            default:
-                if LogcatLineParser.looksLikeHeader(trimmed) { return .logcat }
-                if SyslogLineParser.looksLikeHeader(trimmed) { return .syslog }
-                throw ImportError.unknownFormat(source: source, firstLine: String(decoding: trimmed.prefix(120), as: UTF8.self))
-            }
+            if let format = format(ofLine: trimmed) { return format }
+            if firstUnknown == nil { firstUnknown = trimmed }
+            unknown += 1
+            if unknown >= unrecognisedLinesTolerated { break }
+        }
+        if let firstUnknown {
+            throw ImportError.unknownFormat(source: source, firstLine: String(decoding: firstUnknown.prefix(120), as: UTF8.self))
         }
         return nil
+    }
+
+    /// The format one non-blank line belongs to, nil when it fits none.
+    private static func format(ofLine trimmed: Slice<UnsafeBufferPointer<UInt8>>) -> ImportFormat? {
+        switch trimmed[trimmed.startIndex] {
+        case UInt8(ascii: "["): return .appleJSON
+        case UInt8(ascii: "{"):
+            let journalKeys = ["\"__REALTIME_TIMESTAMP\"", "\"__CURSOR\"", "\"_BOOT_ID\""]
+            return journalKeys.contains { trimmed.contains(utf8: $0) } ? .journalJSON : .ndjson
+        default:
+            if LogcatLineParser.looksLikeHeader(trimmed) { return .logcat }
+            if SyslogLineParser.looksLikeHeader(trimmed) { return .syslog }
+            return nil
+        }
     }
 
     public static func detect(_ prefix: [UInt8], source: String = "input") throws(ImportError) -> ImportFormat? {

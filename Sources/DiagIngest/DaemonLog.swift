@@ -19,7 +19,21 @@ final class DaemonLog: Sendable {
             processImagePath: identity.processImagePath, userID: identity.userID, sender: "DiagIngest",
             subsystem: "org.diagnostics.diagd", category: category, eventMessage: message)
         record.receiptTime = now
+        // The reporting thread, as any client's records carry theirs; DiagIngest is linked
+        // into diagd's own executable, which is its image.
+        record.threadID = Self.threadID()
+        record.senderImagePath = identity.processImagePath
         _ = queue.offer(record)
+    }
+
+    /// The calling thread's kernel ID: `/proc/thread-self` links to `PID/task/TID` (Swift's
+    /// Glibc module leaves out gettid). The daemon reports rarely, so it is read each time.
+    static func threadID() -> Int64? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.split(separator: "/").last.flatMap { Int64($0) }
     }
 
     /// Nanoseconds since the epoch, from the real-time clock.

@@ -4,8 +4,8 @@ import Foundation
 /// The time zone timestamps are shown in: a fixed offset (`+0200`, `-0530`, `Z`, `UTC`) or a
 /// named zone (`Europe/Paris`), whose offset is looked up per timestamp, daylight saving included.
 ///
-/// The default is `$TZ` when it names a zone, else UTC: a machine without `TZ` shows UTC, the
-/// same on every host, so outputs compare byte for byte.
+/// The default is the zone the C library would use, as `log` and journalctl show: `$TZ` when it
+/// names a zone, else the system's zone (`/etc/localtime`), else UTC (SystemZone.swift).
 public struct DisplayZone: Sendable {
     public let name: String
     private let zone: TimeZone?
@@ -55,19 +55,21 @@ public struct DisplayZone: Sendable {
         self.init(zone: zone)
     }
 
-    /// `$TZ` (a leading `:` allowed) when it parses, else UTC. Read with `getenv`: building
-    /// `ProcessInfo.environment`, every variable in a dictionary, took 0.2 ms of each `diag` run.
+    /// `$TZ` (a leading `:` allowed) when it parses, else the system's zone. Read with `getenv`:
+    /// building `ProcessInfo.environment`, every variable in a dictionary, took 0.2 ms of each `diag` run.
     public static func fromEnvironment() -> DisplayZone {
-        fromTZ(getenv("TZ").map { String(cString: $0) })
+        fromTZ(getenv("TZ").map { String(cString: $0) }, system: { system() })
     }
 
-    /// The same, `environment` standing in for the process's.
-    public static func fromEnvironment(_ environment: [String: String]) -> DisplayZone {
-        fromTZ(environment["TZ"])
+    /// The same, `environment` standing in for the process's and `localtime` for `/etc/localtime`.
+    public static func fromEnvironment(_ environment: [String: String], localtime: String = SystemZone.localtimePath) -> DisplayZone {
+        fromTZ(environment["TZ"], system: { system(localtime: localtime) })
     }
 
-    private static func fromTZ(_ text: String?) -> DisplayZone {
-        guard var value = text, !value.isEmpty else { return .utc }
+    private static func fromTZ(_ text: String?, system: () -> DisplayZone) -> DisplayZone {
+        // As the C library: no TZ is the system's zone, an empty one is UTC.
+        guard var value = text else { return system() }
+        guard !value.isEmpty else { return .utc }
         if value.hasPrefix(":") { value.removeFirst() }
         return DisplayZone(parsing: value) ?? .utc
     }

@@ -18,9 +18,10 @@ public struct Predicate: Sendable, CustomStringConvertible {
         self.executionNode = PredicateCost.ordered(node)
     }
 
-    /// Parses `text`; `variables` bind `$NAME` (a value that reads as a number is a number).
-    public static func parse(_ text: String, variables: [String: String] = [:]) throws(PredicateError) -> Predicate {
-        var parser = PredicateParser(text, variables: variables)
+    /// Parses `text`; `variables` bind `$NAME` (a value that reads as a number is a number);
+    /// date literals without a zone are read in `dateZone`.
+    public static func parse(_ text: String, variables: [String: String] = [:], dateZone: DateLiteralZone = .utc) throws(PredicateError) -> Predicate {
+        var parser = PredicateParser(text, variables: variables, dateZone: dateZone)
         return Predicate(node: try parser.parse())
     }
 

@@ -11,8 +11,8 @@ extension PredicateParser {
         let rightContext = symbolContext(of: rawLeft)
         var left = try resolve(rawLeft, symbols: leftContext)
         var right = try resolve(rawRight, symbols: rightContext)
-        if isDate(left) { right = Self.datesParsed(right) }
-        if isDate(right) { left = Self.datesParsed(left) }
+        if isDate(left) { right = datesParsed(right) }
+        if isDate(right) { left = datesParsed(left) }
         if op == .between {
             guard case .aggregate(let bounds) = right, bounds.count == 2 else {
                 throw error(.syntax, "BETWEEN needs an aggregate of exactly two values on its right: x BETWEEN {low, high}", at: rawRight.token.start)
@@ -109,11 +109,11 @@ extension PredicateParser {
     }
 
     /// String literals compared with a date field become instants; an unparseable one compares false.
-    private static func datesParsed(_ operand: Operand) -> Operand {
+    private func datesParsed(_ operand: Operand) -> Operand {
         switch operand {
         case .literal(let literal):
             guard case .string(let text) = literal.value else { return operand }
-            return .literal(Literal(source: literal.source, value: Timestamp.parse(text).map(Value.date) ?? .invalidDate))
+            return .literal(Literal(source: literal.source, value: dateZone.instant(text).map(Value.date) ?? .invalidDate))
         case .aggregate(let elements):
             return .aggregate(elements.map(datesParsed))
         default:

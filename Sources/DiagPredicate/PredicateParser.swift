@@ -7,11 +7,13 @@ struct PredicateParser {
 
     var lexer: PredicateLexer
     let variables: [String: String]
+    let dateZone: DateLiteralZone
     private var depth = 0
 
-    init(_ text: String, variables: [String: String]) {
+    init(_ text: String, variables: [String: String], dateZone: DateLiteralZone = .utc) {
         lexer = PredicateLexer(text)
         self.variables = variables
+        self.dateZone = dateZone
     }
 
     func error(_ kind: PredicateError.Kind, _ message: String, at offset: Int) -> PredicateError {

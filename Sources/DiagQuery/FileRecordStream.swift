@@ -14,7 +14,7 @@ final class FileRecordStream: RecordStream {
 
     init(path: String, selection: RecordSelection, condition: QueryCondition?, options: ImportOptions, issues: IssueCounter) throws {
         do {
-            reader = try ThreadedFileReader(.path(path), options: options)
+            reader = try ThreadedFileReader(path == "-" ? .standardInput : .path(path), options: options)
         } catch let error as ImportError {
             throw QueryError(error: error)
         }

@@ -7,7 +7,7 @@ public enum QuerySource: Sendable, Hashable {
     case store(URL)
     /// A bundle archive (`.tar.gz`, `.tgz`, `.tar.zst`, `.tar`).
     case bundle(String)
-    /// A plain log file in any format the importers detect.
+    /// A plain log file in any format the importers detect; `-` is standard input.
     case file(String)
     /// Apple's unified logs: a `.tracev3` file or a `.logarchive` folder (Info.plist, not ours).
     case appleLog(String)
@@ -47,6 +47,8 @@ public struct SourceResolver: Sendable {
     public static let bundleSuffixes = [".tar.gz", ".tgz", ".tar.zst", ".tzst", ".tar"]
 
     public func resolve(_ path: String) throws -> QuerySource {
+        // `-` reads standard input, as `diag import -` and most Unix tools do.
+        if path == "-" { return .file(path) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             // A source named on the command line that is not there is bad input (65), as an

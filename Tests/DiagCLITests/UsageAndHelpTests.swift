@@ -38,7 +38,7 @@ import TestSupport
         (["show", "--predicate"], "Error: Missing value for '--predicate <predicate>'"),
         (["show", "--predicate", "a == 1", "--predicate-file", "f"], "Error: --predicate and --predicate-file cannot be used together"),
         (["show", "--start", "tomorrow"], "Error: The value 'tomorrow' is invalid for '--start'"),
-        (["show", "--last", "5w"], "Error: The value '5w' is invalid for '--last <duration>'"),
+        (["show", "--last", "5w"], "Error: The value '5w' is invalid for '--last <duration|boot>'"),
         (["show", "--last", "5m", "--start", "2026-01-01"], "Error: --last and --start cannot be used together"),
         (["show", "--start", "2026-02-01", "--end", "2026-01-01"], "Error: --end"),
         (["show", "--timezone", "Mars/Base"], "Error: The value 'Mars/Base' is invalid for '--timezone <zone>'"),

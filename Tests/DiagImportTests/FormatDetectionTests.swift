@@ -20,6 +20,13 @@ import Testing
         #expect(try ImportFormat.detect(Array(text.utf8)) == format)
     }
 
+    @Test func strayLinesBeforeTheFirstRecordDoNotHideTheFormat() throws {
+        #expect(try ImportFormat.detect(Array("garbage\n{\"eventMessage\":\"m\"}\n".utf8)) == .ndjson)
+        #expect(try ImportFormat.detect(Array("# exported\ncut line\nJul  1 09:00:55 host kernel[0]: message\n".utf8)) == .syslog)
+        let tooMany = String(repeating: "noise\n", count: ImportFormat.unrecognisedLinesTolerated) + "{\"eventMessage\":\"m\"}\n"
+        #expect(throws: ImportError.self) { try ImportFormat.detect(Array(tooMany.utf8)) }
+    }
+
     @Test func blankInputHasNoFormat() throws {
         #expect(try ImportFormat.detect(Array(" \n\t\n".utf8)) == nil)
     }

@@ -86,7 +86,7 @@ import Testing
         #expect(DisplayZone(parsing: "+0575") == nil)
         #expect(DisplayZone(parsing: "+1") == nil)
         #expect(DisplayZone(parsing: "") == nil)
-        #expect(DisplayZone.fromEnvironment([:]).name == "UTC")
+        #expect(DisplayZone.fromEnvironment([:], localtime: "/nonexistent/localtime").name == "UTC")
         #expect(DisplayZone.fromEnvironment(["TZ": ":Asia/Tokyo"]).name == "Asia/Tokyo")
         #expect(DisplayZone.fromEnvironment(["TZ": "Nowhere/Land"]).name == "UTC")
     }

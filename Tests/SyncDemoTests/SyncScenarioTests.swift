@@ -47,11 +47,15 @@ struct SyncScenarioTests {
         #expect(Self.values(throttled, "process") == ["transport", "sync-core"], "the throttling shows on both sides")
 
         let activity = try #require(run["EXPORT_ACTIVITY"])
+        // run.env gives activities in hex, as the default style's Activity column shows them.
+        #expect(activity.hasPrefix("0x"))
+        let activityDecimal = String(Int64(bitPattern: try #require(UInt64(activity.dropFirst(2), radix: 16))))
+        #expect(try harness.show(["--activity", activity]).count == (try harness.show(["--activity", activityDecimal])).count)
         let followed = try harness.show(["--predicate", "activityIdentifier == \(activity)"])
         #expect(Self.values(followed, "process") == Self.components, "one export, from the scheduler to the notifier")
         let importActivity = try #require(run["IMPORT_ACTIVITY"])
         let imported = try harness.show(["--predicate", "activityIdentifier == \(importActivity)"])
-        #expect(Self.values(imported, "parentActivityIdentifier").contains(activity), "the import continues the export's activity")
+        #expect(Self.values(imported, "parentActivityIdentifier").contains(activityDecimal), "the import continues the export's activity")
 
         let exporter = try PersistentStore(path: try #require(run["STORE_FILE"]), readOnly: true)
         let importer = try PersistentStore(path: try #require(run["IMPORT_STORE_FILE"]), readOnly: true)

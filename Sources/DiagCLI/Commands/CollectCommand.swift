@@ -25,7 +25,7 @@ struct CollectCommand: ParsableCommand {
     var start: String?
     @Option(help: "End of the window (exclusive).")
     var end: String?
-    @Option(help: "Only the last part of the log: 30s, 5m, 2h, 1d.")
+    @Option(help: "Only the last part of the log: 30s, 5m, 2h, 1d (a bare number is seconds), or boot.")
     var last: String?
     @Option(name: "store-file", help: "A component's SQLite store file to snapshot.", valueName: "path")
     var storeFiles: [String]
@@ -37,7 +37,7 @@ struct CollectCommand: ParsableCommand {
     var variables: [String]
     @Option(help: "An identifier this bundle is about (NAME=VALUE or VALUE), recorded in the manifest.")
     var identifier: [String]
-    @Option(help: "Time zone for --start/--end without a zone (default: $TZ, else UTC).")
+    @Option(help: "Time zone for --start/--end without a zone: local (the default: $TZ, else /etc/localtime), UTC, a name or an offset.")
     var timezone: String?
 
     func run() throws {
@@ -74,7 +74,13 @@ struct BundleCommandOptions {
         window = BundleWindow(
             start: try start.map { try TimeArgument.instant($0, option: "--start", zone: zone) },
             end: try end.map { try TimeArgument.instant($0, option: "--end", zone: zone) })
-        if let last { window.start = created - (try TimeArgument.duration(last)) }
+        if let last {
+            // The live store: counted back from now, or from this machine's boot.
+            switch try LastArgument.parse(last) {
+            case .duration(let length): window.start = created - length
+            case .boot: window.start = LastArgument.bootTime()
+            }
+        }
         if let from = window.start, let to = window.end, from >= to {
             throw ValidationError("--end (\(Timestamp.format(nanoseconds: to))) must come after the start (\(Timestamp.format(nanoseconds: from)))")
         }

@@ -24,7 +24,7 @@ struct ExportCommand: ParsableCommand {
             as diagd sends them to rsyslog. otlp-json: one ExportLogsServiceRequest per line, --batch-size \
             records each, as diagd POSTs them (uncompressed). ndjson: the lines of diag show --style ndjson. \
             The host is --host, else the bundle's host when every SOURCE is a bundle of one host, else this \
-            machine's name. Times are written in --timezone, else $TZ, else UTC. See docs/EXPORT.md.
+            machine's name. Times are written in --timezone, else $TZ, else the system's zone. See docs/EXPORT.md.
             """)
 
     @Option(help: "The encoding.")
@@ -41,7 +41,7 @@ struct ExportCommand: ParsableCommand {
     var start: String?
     @Option(help: "Export records before this time (same forms as --start).", valueName: "time")
     var end: String?
-    @Option(help: "Export records of the last 30s, 5m, 2h or 1d before now.", valueName: "duration")
+    @Option(help: LastArgument.help, valueName: "duration|boot")
     var last: String?
     @Option(help: "Export only this process, by ID or name.", valueName: "pid|name")
     var process: [String]
@@ -53,7 +53,7 @@ struct ExportCommand: ParsableCommand {
     var facility: String = "user"
     @Option(help: "Records per otlp-json request line, 1 to 100000.", valueName: "n")
     var batchSize: Int = 1000
-    @Option(help: "Write and read times in this zone: a name or an offset. Default: $TZ, else UTC.", valueName: "zone")
+    @Option(help: "Write and read times in this zone: a name or an offset. Default: local ($TZ, else /etc/localtime).", valueName: "zone")
     var timezone: String?
     @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
     var year: Int?
@@ -64,6 +64,7 @@ struct ExportCommand: ParsableCommand {
     private var window: (start: Int64?, end: Int64?) = (nil, nil)
     private var boundVariables: [String: String] = [:]
     private var facilityCode = 1
+    private var lastWindow: LastArgument?
 
     mutating func validate() throws {
         if predicate != nil, predicateFile != nil { throw ValidationError("--predicate and --predicate-file cannot be used together") }
@@ -81,11 +82,11 @@ struct ExportCommand: ParsableCommand {
         if let year, !(1970...9999).contains(year) {
             throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
         }
-        zone = try TimezoneArgument.zone(timezone)
+        zone = try TimezoneArgument.zone(timezone, sources: sources)
         boundVariables = try VariableArguments.parse(variables)
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
-        if let last { window.start = Int64(Date().timeIntervalSince1970 * 1e9) - (try TimeArgument.duration(last)) }
+        lastWindow = try last.map(LastArgument.parse)
         if let start = window.start, let end = window.end, end < start {
             throw ValidationError("--end is before --start; nothing could match")
         }
@@ -95,7 +96,11 @@ struct ExportCommand: ParsableCommand {
         let predicateText = try predicateFile.map(PredicateFile.read) ?? predicate
         let querySources = try SourceArguments.resolve(sources)
         let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
-        let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables) }
+        let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
+        var window = self.window
+        if let lastWindow {
+            window.start = try lastWindow.start(sources: querySources, live: sources.isEmpty, options: ImportOptions(year: year, timeZone: zone.timeZone))
+        }
         let selection = RecordSelection(
             start: window.start, end: window.end, includeInfo: true, includeDebug: true,
             processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)

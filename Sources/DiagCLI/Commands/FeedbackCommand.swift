@@ -43,7 +43,7 @@ struct FeedbackCommand: ParsableCommand {
     var store: String?
     @Option(name: "var", help: "NAME=VALUE for $NAME in the predicate, also recorded in the manifest.", valueName: "name=value")
     var variables: [String]
-    @Option(help: "Time zone for --start/--end without a zone (default: $TZ, else UTC).")
+    @Option(help: "Time zone for --start/--end without a zone (default: local: $TZ, else /etc/localtime; also UTC).")
     var timezone: String?
 
     func validate() throws {
@@ -74,7 +74,7 @@ struct FeedbackCommand: ParsableCommand {
         if let text {
             let parsed: DiagPredicate.Predicate
             do {
-                parsed = try DiagPredicate.Predicate.parse(text, variables: variables)
+                parsed = try DiagPredicate.Predicate.parse(text, variables: variables, dateZone: DateLiteralZone(try TimezoneArgument.zone(timezone)))
             } catch {
                 throw InputError("\(error)")
             }

@@ -46,7 +46,7 @@ struct FleetShowCommand: ParsableCommand {
     var activity: String?
     @Option(help: "The output style.")
     var style: OutputStyle = .default
-    @Option(help: "Show and read times in this zone: a name (Europe/Paris) or an offset (+0100). Default: $TZ, else UTC.", valueName: "zone")
+    @Option(help: "Show and read times in this zone: a name (Europe/Paris) or an offset (+0100). Default: local ($TZ, else /etc/localtime).", valueName: "zone")
     var timezone: String?
     @Option(help: "Colour levels.")
     var color: ColorMode = .auto
@@ -113,7 +113,7 @@ struct FleetWindow {
         if let text {
             let bound = try FleetBundles.identifiers(bundleID: bundleID, connection: connection).merging(variables) { _, given in given }
             do {
-                predicate = try DiagPredicate.Predicate.parse(text, variables: bound)
+                predicate = try DiagPredicate.Predicate.parse(text, variables: bound, dateZone: DateLiteralZone(zone))
             } catch {
                 throw InputError(error.description)
             }

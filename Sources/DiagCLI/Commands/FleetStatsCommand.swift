@@ -40,7 +40,7 @@ struct FleetStatsCommand: ParsableCommand {
     var sort: StatsCommand.SortKey = .events
     @Option(help: "Show this many groups per table, or all (levels and minutes are always all).", valueName: "n|all")
     var count: String = "10"
-    @Option(help: "Show and read times in this zone (default: $TZ, else UTC).", valueName: "zone")
+    @Option(help: "Show and read times in this zone (default: local: $TZ, else /etc/localtime; also UTC).", valueName: "zone")
     var timezone: String?
 
     private var window = FleetWindow()

@@ -17,8 +17,8 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             Formats are detected from content: NDJSON (ours or log show --style ndjson), log show \
             --style json, BSD syslog, journalctl -o json, Android logcat threadtime, Apple's tracev3 \
-            files and .logarchive folders (docs/APPLE-LOGS.md). A FILE of - reads \
-            standard input. Syslog and logcat times are read in $TZ, else UTC. Lines that are not \
+            files and .logarchive folders (docs/APPLE-LOGS.md). A FILE of - reads standard input. \
+            Syslog and logcat times are read in $TZ, else the system zone (/etc/localtime). Lines that are not \
             records are reported as FILE:LINE: reason and counted; the others are imported, and the \
             command exits with status 65.
             """,

@@ -1,4 +1,5 @@
 import DiagCommandLine
+import DiagOutput
 import DiagPredicate
 import DiagQuery
 import DiagStore
@@ -114,7 +115,7 @@ enum PredicateArguments {
     static func parse(_ text: String, variables: [String], defaults: [String: String] = [:]) throws -> DiagPredicate.Predicate {
         let bound = defaults.merging(try VariableArguments.parse(variables)) { _, given in given }
         do {
-            return try DiagPredicate.Predicate.parse(text, variables: bound)
+            return try DiagPredicate.Predicate.parse(text, variables: bound, dateZone: DateLiteralZone(DisplayZone.fromEnvironment()))
         } catch {
             throw InputError(error.description)
         }

@@ -17,7 +17,8 @@ struct ShowCommand: ParsableCommand {
             the default store: $DIAG_STORE, else $XDG_STATE_HOME/diag/system_logs.logarchive, else \
             ~/.local/state/diag/system_logs.logarchive.
             Records come out in time order; a plain file keeps its own order and several sources are \
-            interleaved by time. Times are shown and read in --timezone, else $TZ, else UTC. \
+            interleaved by time. Times are shown and read (--start, --end and the predicate's dates) \
+            in --timezone, else $TZ, else the system's zone (/etc/localtime). \
             Without --info and --debug only Default, Error and Fault records show, as with log show. \
             Lines of a file that are not records are reported as FILE:LINE: reason on stderr; the \
             command then exits with status 65 after showing everything it could read.
@@ -38,7 +39,7 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "Show records before this time (same forms as --start).", valueName: "time")
     var end: String?
 
-    @Option(help: "Show records of the last 30s, 5m, 2h or 1d before now.", valueName: "duration")
+    @Option(help: LastArgument.help, valueName: "duration|boot")
     var last: String?
 
     @Flag(help: "Include Info records.")
@@ -65,7 +66,7 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "The output style.")
     var style: OutputStyle = .default
 
-    @Option(help: "Show and read times in this zone: a name (Europe/Paris) or an offset (+0100). Default: $TZ, else UTC.", valueName: "zone")
+    @Option(help: TimezoneArgument.help, valueName: "zone")
     var timezone: String?
 
     @Option(help: "Colour levels.")
@@ -80,13 +81,30 @@ struct ShowCommand: ParsableCommand {
     @Option(name: "pattern", help: "Show only the records of this pattern, by the ID diag patterns shows.", valueName: "id")
     var patternIDs: [String]
 
-    @Argument(help: "Stores, bundles or log files to read (default: the default store).", valueName: "source")
+    // journalctl's shortcuts and the terminal (ShowShortcuts.swift, Pager.swift).
+    @Option(name: "lines", short: "n", help: "Show only the last N records (journalctl -n), after every other selection.", valueName: "n")
+    var lines: Int?
+
+    @Flag(short: "r", help: "Show the newest records first (journalctl -r).")
+    var reverse: Bool
+
+    @Flag(short: "f", help: "Show the last 10 records (or -n N) of the store, then the new ones as diagd commits them, with the same filters, until interrupted (journalctl -f). For Debug records diagd keeps in memory, use diag stream.")
+    var follow: Bool
+
+    @Option(help: "Show only records whose message contains a match of this regular expression, in any case (journalctl --grep): eventMessage MATCHES[c] \"(?s).*(?:PATTERN).*\" ANDed with --predicate.", valueName: "pattern")
+    var grep: String?
+
+    @Flag(help: "Do not pipe the output into a pager ($DIAG_PAGER, else $PAGER, else less -FRX), which is used only when standard output is a terminal.")
+    var noPager: Bool
+
+    @Argument(help: "Stores, bundles or log files to read, - for standard input (default: the default store).", valueName: "source")
     var sources: [String]
 
     private var zone = DisplayZone.utc
     private var window: (start: Int64?, end: Int64?) = (nil, nil)
     private var boundVariables: [String: String] = [:]
     private var activityIdentifier: Int64?
+    private var lastWindow: LastArgument?
 
     mutating func validate() throws {
         if predicate != nil, predicateFile != nil {
@@ -95,7 +113,7 @@ struct ShowCommand: ParsableCommand {
         if last != nil, start != nil {
             throw ValidationError("--last and --start cannot be used together")
         }
-        zone = try TimezoneArgument.zone(timezone)
+        zone = try TimezoneArgument.zone(timezone, sources: sources)
         if let year, !(1970...9999).contains(year) {
             throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
         }
@@ -110,9 +128,12 @@ struct ShowCommand: ParsableCommand {
         for id in patternIDs { try PatternIDArgument.check(id) }
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
-        if let last {
-            let now = Int64(Date().timeIntervalSince1970 * 1e9)
-            window.start = now - (try TimeArgument.duration(last))
+        lastWindow = try last.map(LastArgument.parse)
+        if let lines, lines < 0 {
+            throw ValidationError("The value '\(lines)' is invalid for '--lines <n>'; accepted: 0 or more")
+        }
+        if sources.filter({ $0 == "-" }).count > 1 {
+            throw ValidationError("- (standard input) can be read only once; give it once among the SOURCEs")
         }
         if let start = window.start, let end = window.end, end < start {
             throw ValidationError("--end (\(end / 1_000_000_000)) is before --start (\(start / 1_000_000_000)); nothing could match")
@@ -121,27 +142,41 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         Self.keepFreedMemory()
-        let predicateText = SignpostArgument.restrict(
-            ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier),
-            includeSignposts: signpost)
+        let predicateText = GrepArgument.restrict(
+            SignpostArgument.restrict(
+                ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier),
+                includeSignposts: signpost),
+            to: grep)
         let querySources = try SourceArguments.resolve(sources)
         let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
-        let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables) }
+        let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
+        let options = ImportOptions(year: year, timeZone: zone.timeZone)
+        var window = self.window
+        if let lastWindow { window.start = try lastWindow.start(sources: querySources, live: sources.isEmpty, options: options) }
         let selection = RecordSelection(
             start: window.start, end: window.end, includeInfo: info, includeDebug: debug,
             processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)
+        let colored = color.enabled(isTerminal: isatty(STDOUT_FILENO) == 1)
+        if follow {
+            let source = try ShowFollow.check(sources: querySources, style: style, reverse: reverse)
+            let sink = OutputSink.standardOutput()
+            let printer = RecordPrinter(style: style, zone: zone, colored: colored, sink: sink)
+            try ShowFollow(query: LogQuery(selection: selection, condition: condition), source: source).run(lines: lines, printer: printer, sink: sink)
+        }
+        let pager = Pager.start(disabled: noPager)
         let sink = OutputSink.standardOutput()
-        let printer = RecordPrinter(style: style, zone: zone, colored: color.enabled(isTerminal: sink.isTerminal), sink: sink)
+        defer { pager?.finish(flushing: sink) }
+        let printer = RecordPrinter(style: style, zone: zone, colored: colored, sink: sink)
+        let order = RecordOrder(lines: lines, reverse: reverse)
         let query = LogQuery(selection: selection, condition: condition)
         var refused = 0
-        let options = ImportOptions(year: year, timeZone: zone.timeZone)
         if patterns || !patternIDs.isEmpty {
             printer.showsPatterns = patterns
             let show = PatternAnnotatedShow(query: query, sources: querySources, options: options, selectedIDs: Set(patternIDs))
             return try show.run(printer: printer, sink: sink)
         }
         do {
-            if style == .ndjson, let rows = try query.openStoreRows(querySources) {
+            if style == .ndjson, order.isNatural, let rows = try query.openStoreRows(querySources) {
                 // One store in NDJSON: rows go out straight from the columns, undecoded.
                 printer.begin()
                 defer { printer.finish() }
@@ -158,11 +193,12 @@ struct ShowCommand: ParsableCommand {
             }
             printer.begin()
             defer { printer.finish() }
-            while let record = try results.next() { printer.write(record) }
+            try order.emit(results.next, printer.write)
             refused = results.refusedCount
         } catch let error as QueryError {
             throw error.isBadInput ? InputError(error.message) as any Error : RuntimeError(error.message)
         }
+        pager?.finish(flushing: sink)
         if refused > 0 {
             let count = refused
             StandardStream.error.write("diag show: \(count) line\(count == 1 ? " was" : "s were") refused (not records); \(printer.count) record\(printer.count == 1 ? "" : "s") shown\n")

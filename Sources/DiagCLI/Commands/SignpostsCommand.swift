@@ -107,7 +107,7 @@ struct SignpostsCommand: ParsableCommand {
             : "eventType == signpostEvent"
         let user = try predicateFile.map(PredicateFile.read) ?? predicate
         let text = user.map { "(\($0)\n) AND \(wanted)" } ?? wanted
-        let condition = try PredicateCondition.make(text, variables: variables)
+        let condition = try PredicateCondition.make(text, variables: variables, zone: zone)
         let selection = RecordSelection(
             start: window.start, end: window.end, includeInfo: true, includeDebug: true,
             processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)

@@ -56,7 +56,8 @@ struct StatsReport {
         }.sorted { ($0.key.intValue ?? 0) < ($1.key.intValue ?? 0) }
     }
 
-    func human(method: String, reason: String?, predicate: String?) -> String {
+    /// `overview` keeps the totals and the levels only, as `log stats --overview` prints.
+    func human(method: String, reason: String?, predicate: String?, overview: Bool = false) -> String {
         var text = "Total: \(totals.events) events, \(totals.bytes) bytes of messages\n"
         text += "Counted by: " + (reason.map { "streaming records (\($0))" } ?? "aggregate SQL in the store") + "\n"
         if let predicate { text += "Predicate: \(predicate.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "))\n" }
@@ -65,6 +66,10 @@ struct StatsReport {
             for row in rows {
                 text += Self.padded(row.events, 12) + " " + Self.padded(row.bytes, 12) + "  " + (row.name ?? "(none)") + "\n"
             }
+        }
+        if overview {
+            table("Levels", levels)
+            return text
         }
         for entry in Self.tables { table("\(entry.title) (\(limit.map { "top \($0)" } ?? "all") by \(sort.rawValue))", rows(entry.grouping)) }
         table("Levels", levels)

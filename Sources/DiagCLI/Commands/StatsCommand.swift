@@ -35,7 +35,7 @@ struct StatsCommand: ParsableCommand {
     var start: String?
     @Option(help: "Count records before this time (same forms as --start).", valueName: "time")
     var end: String?
-    @Option(help: "Count records of the last 30s, 5m, 2h or 1d before now.", valueName: "duration")
+    @Option(help: LastArgument.help, valueName: "duration|boot")
     var last: String?
     @Option(help: "The output style.")
     var style: Style = .human
@@ -43,8 +43,15 @@ struct StatsCommand: ParsableCommand {
     var sort: SortKey = .events
     @Option(help: "Show this many groups per table, or all (levels and minutes are always all).", valueName: "n|all")
     var count: String = "10"
-    @Option(help: "Show and read times in this zone (default: $TZ, else UTC).", valueName: "zone")
+    @Option(help: TimezoneArgument.help, valueName: "zone")
     var timezone: String?
+    // log stats' subjects (StatsSubjects.swift).
+    @Flag(help: "Show only the totals and the levels, without the per-process, sender, subsystem, category and minute tables (log stats --overview).")
+    var overview: Bool
+    @Option(help: "Count only this process, by ID or name; repeatable (log stats --process).", valueName: "pid|name")
+    var process: [String]
+    @Option(help: "Count only records logged by this sender; repeatable (log stats --sender).", valueName: "name")
+    var sender: [String]
     @Argument(help: "Stores, bundles or log files to count (default: the default store).", valueName: "source")
     var sources: [String]
 
@@ -52,6 +59,7 @@ struct StatsCommand: ParsableCommand {
     private var window: (start: Int64?, end: Int64?) = (nil, nil)
     private var boundVariables: [String: String] = [:]
     private var limit: Int?
+    private var lastWindow: LastArgument?
 
     mutating func validate() throws {
         if predicate != nil, predicateFile != nil { throw ValidationError("--predicate and --predicate-file cannot be used together") }
@@ -62,21 +70,24 @@ struct StatsCommand: ParsableCommand {
             }
             limit = number
         }
-        zone = try TimezoneArgument.zone(timezone)
+        zone = try TimezoneArgument.zone(timezone, sources: sources)
         boundVariables = try VariableArguments.parse(variables)
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
-        if let last { window.start = Int64(Date().timeIntervalSince1970 * 1e9) - (try TimeArgument.duration(last)) }
+        lastWindow = try last.map(LastArgument.parse)
         if let start = window.start, let end = window.end, end < start {
             throw ValidationError("--end is before --start; nothing could match")
         }
     }
 
-    func run() throws {
-        let text = try predicateFile.map(PredicateFile.read) ?? predicate
+    mutating func run() throws {
+        let text = StatsSubjects.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, processes: process, senders: sender)
         let querySources = try SourceArguments.resolve(sources)
         let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
-        let condition = try text.map { try PredicateCondition.make($0, variables: variables) }
+        let condition = try text.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
+        if let lastWindow {
+            window.start = try lastWindow.start(sources: querySources, live: sources.isEmpty, options: ImportOptions(timeZone: zone.timeZone))
+        }
         var tally = StatsTally()
         let hasFile = querySources.contains { switch $0 { case .file, .appleLog: true; default: false } }
         let method: String, reason: String?
@@ -91,7 +102,7 @@ struct StatsCommand: ParsableCommand {
         let report = StatsReport(tally: tally, sort: sort, limit: limit, zone: zone)
         let sink = OutputSink.standardOutput()
         switch style {
-        case .human: sink.write(report.human(method: method, reason: reason, predicate: text))
+        case .human: sink.write(report.human(method: method, reason: reason, predicate: text, overview: overview))
         case .json: sink.write(report.json(method: method, residual: condition?.residual != nil, reason: reason, predicate: text))
         }
         sink.flush()

@@ -21,8 +21,11 @@ struct StreamCommand: ParsableCommand {
     @Option(help: "Show only records that match this predicate (NSPredicate format, as log stream).")
     var predicate: String?
 
-    @Option(help: "The lowest level shown: default (Default, Error, Fault), info or debug.")
+    @Option(help: "The lowest level shown: default (Default, Error, Fault), info, debug, or error or fault for only the problems.")
     var level: StreamLevel = .default
+
+    @Option(name: "type", help: "Show only these kinds of event, repeatable (log stream --type): log, activity, signpost or trace.", valueName: "type")
+    var types: [StreamEventKind]
 
     @Option(help: "Show only this process, by ID or name.", valueName: "pid|name")
     var process: [String]
@@ -30,7 +33,7 @@ struct StreamCommand: ParsableCommand {
     @Option(help: "The output style.")
     var style: OutputStyle = .default
 
-    @Option(help: "Show times in this zone: a name (Europe/Paris) or an offset (+0100). Default: $TZ, else UTC.", valueName: "zone")
+    @Option(help: "Show times in this zone: a name (Europe/Paris) or an offset (+0100). Default: local ($TZ, else /etc/localtime).", valueName: "zone")
     var timezone: String?
 
     @Option(help: "Colour levels.")
@@ -64,7 +67,8 @@ struct StreamCommand: ParsableCommand {
         printer.begin()
         do {
             try session.stream(
-                level: level.messageType, processes: process, predicate: predicate,
+                level: level.subscribedLevel, processes: process,
+                predicate: StreamEventKind.restrict(level.restrict(predicate), to: types),
                 onRecord: { record in
                     printer.write(record)
                     sink.flush()
@@ -83,13 +87,51 @@ struct StreamCommand: ParsableCommand {
 
 /// `--level` of `diag stream`.
 enum StreamLevel: String, CaseIterable, ExpressibleByArgument {
-    case `default`, info, debug
+    case `default`, info, debug, error, fault
 
     var messageType: MessageType {
         switch self {
         case .default: .default
         case .info: .info
         case .debug: .debug
+        case .error: .error
+        case .fault: .fault
         }
+    }
+
+    /// diagd's subscriptions take the levels it can keep in memory (default, info, debug);
+    /// error and fault subscribe at default and narrow the predicate.
+    var subscribedLevel: MessageType {
+        self == .error || self == .fault ? .default : messageType
+    }
+
+    func restrict(_ predicate: String?) -> String? {
+        guard self == .error || self == .fault else { return predicate }
+        let condition = "messageType >= \(rawValue)"
+        guard let predicate else { return condition }
+        return "(\(predicate)\n) AND \(condition)"
+    }
+}
+
+/// `--type` of `diag stream`, as `log stream --type`: which event types each kind covers.
+enum StreamEventKind: String, CaseIterable, ExpressibleByArgument {
+    case log, activity, signpost, trace
+
+    var eventTypes: [String] {
+        switch self {
+        case .log: ["logEvent"]
+        case .activity: ["activityCreateEvent", "activityTransitionEvent", "userActionEvent"]
+        case .signpost: ["signpostEvent"]
+        case .trace: ["traceEvent"]
+        }
+    }
+
+    /// The predicate sent to diagd, narrowed to the kinds asked for.
+    static func restrict(_ predicate: String?, to kinds: [StreamEventKind]) -> String? {
+        guard !kinds.isEmpty else { return predicate }
+        let names = kinds.flatMap(\.eventTypes)
+        let condition = "eventType IN {\(names.joined(separator: ", "))}"
+        guard let predicate else { return condition }
+        return "(\(predicate)\n) AND \(condition)"
     }
 }

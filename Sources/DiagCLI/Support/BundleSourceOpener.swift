@@ -1,5 +1,7 @@
 import DiagBundle
 import DiagCommandLine
+import DiagOutput
+import Foundation
 import DiagQuery
 
 /// The bundle reader `diag show` and friends use for a bundle SOURCE: DiagBundle's, with a
@@ -25,6 +27,16 @@ struct BundleSourceOpener: BundleOpener {
     /// of `$NAME` in a predicate run on the bundle, unless `--var` gives them.
     func identifiers(ofBundle path: String) throws -> [String: String] {
         try reportingRefusals { try opener.open(path).bundle.manifest.identifiers }
+    }
+
+    /// The zone of the machine that collected the bundle, as its manifest records it: the
+    /// named zone when this system knows it, else the fixed offset it had then.
+    func zone(ofBundle path: String) throws -> DisplayZone? {
+        let manifest = try reportingRefusals { try opener.open(path).bundle.manifest }
+        if let name = manifest.timeZone, let zone = DisplayZone(parsing: name) { return zone }
+        guard let offset = manifest.timeZoneOffsetSeconds else { return nil }
+        let minutes = abs(offset) / 60
+        return DisplayZone(parsing: "\(offset < 0 ? "-" : "+")\(String(format: "%02d%02d", minutes / 60, minutes % 60))")
     }
 
     private func reportingRefusals<T>(_ body: () throws -> T) throws -> T {

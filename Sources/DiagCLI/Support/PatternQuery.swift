@@ -18,6 +18,8 @@ struct RecordFilter {
     var senders: [String] = []
     var zone = DisplayZone.utc
     var year: Int?
+    /// `--last`, counted from the newest record of the sources once they are known (as show does).
+    var last: LastArgument?
 
     /// Checks the options' values together, as `diag show` does.
     init(predicate: String?, predicateFile: String?, variables: [String], start: String?, end: String?, last: String?,
@@ -42,7 +44,7 @@ struct RecordFilter {
         zone = try TimezoneArgument.zone(timezone)
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
-        if let last { window.start = Int64(Date().timeIntervalSince1970 * 1e9) - (try TimeArgument.duration(last)) }
+        self.last = try last.map(LastArgument.parse)
         if let start = window.start, let end = window.end, end < start {
             throw ValidationError("--end (\(end / 1_000_000_000)) is before --start (\(start / 1_000_000_000)); nothing could match")
         }
@@ -54,14 +56,16 @@ struct RecordFilter {
         let querySources = try SourceArguments.resolve(sources)
         let bound = try SourceArguments.variables(for: querySources, overriding: variables)
         let text = try predicateFile.map(PredicateFile.read) ?? predicate
-        let condition = try text.map { try PredicateCondition.make($0, variables: bound) }
+        let condition = try text.map { try PredicateCondition.make($0, variables: bound, zone: zone) }
+        let options = ImportOptions(year: year, timeZone: zone.timeZone)
+        var window = self.window
+        if let last { window.start = try last.start(sources: querySources, live: sources.isEmpty, options: options) }
         let selection = RecordSelection(
             start: window.start, end: window.end, includeInfo: info, includeDebug: debug,
             processes: processes.map(RecordSelection.ProcessSelector.init), senders: senders)
         do {
             let results = try LogQuery(selection: selection, condition: condition).open(
-                querySources, bundleOpener: SourceArguments.bundleOpener,
-                options: ImportOptions(year: year, timeZone: zone.timeZone)
+                querySources, bundleOpener: SourceArguments.bundleOpener, options: options
             ) { issue in
                 StandardStream.error.write("\(issue)\n")
             }

@@ -1,14 +1,16 @@
 import DiagCommandLine
+import DiagOutput
 import DiagPredicate
 import DiagQuery
 
 /// A parsed predicate as the query's condition: its plan for stores, the whole predicate for files.
 enum PredicateCondition {
     /// Parses the predicate; a bad one is bad input (exit 65) with the parser's message and caret.
-    static func make(_ text: String, variables: [String: String]) throws -> QueryCondition {
+    /// Date literals without a zone are read in `zone`, as `--start` and `--end` are.
+    static func make(_ text: String, variables: [String: String], zone: DisplayZone) throws -> QueryCondition {
         let predicate: Predicate
         do {
-            predicate = try Predicate.parse(text, variables: variables)
+            predicate = try Predicate.parse(text, variables: variables, dateZone: DateLiteralZone(zone))
         } catch {
             throw InputError(error.description)
         }
@@ -23,5 +25,15 @@ enum PredicateCondition {
             residual: plan.residual.map { residual in { residual.evaluate($0) } },
             messageResidual: messageResidual,
             matches: predicate.evaluate)
+    }
+}
+
+extension DateLiteralZone {
+    /// The display zone's offsets, for the predicate's date literals.
+    init(_ zone: DisplayZone) {
+        self.init { instant in
+            var zone = zone
+            return zone.offsetSeconds(at: instant)
+        }
     }
 }

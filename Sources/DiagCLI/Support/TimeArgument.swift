@@ -39,7 +39,7 @@ enum TimeArgument {
         guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let amount = Int64(digits), amount > 0,
               amount <= Int64.max / 1_000_000_000 / unit
         else {
-            throw ValidationError("The value '\(text)' is invalid for '--last <duration>'; accepted: a positive number with s, m, h or d, like 30s, 5m, 2h, 1d")
+            throw ValidationError("The value '\(text)' is invalid for '--last <duration>'; accepted: a positive number of seconds, or followed by s, m, h or d, like 45, 30s, 5m, 2h, 1d")
         }
         return amount * unit * Timestamp.nanosecondsPerSecond
     }

@@ -67,7 +67,9 @@ struct SyncCoreCommand: ParsableCommand {
         print("STORE_FILE=\(session.store.path)")
         print("POSTS=\(session.store.postCount)")
         print("ATTACHMENTS=\(session.store.attachmentCount)")
-        if let activity = session.activityID { print("ACTIVITY=\(activity)") }
+        // In hex, as diag's default style prints the Activity column: one form to copy
+        // between what sync-demo prints and what diag shows (--activity takes both).
+        if let activity = session.activityID { print("ACTIVITY=0x\(String(UInt64(bitPattern: activity), radix: 16))") }
         let flushed = ComponentExit.flushLogs(component: "sync-core")
         if let failure { throw failure }
         if !flushed { throw ExitCode.failure }
