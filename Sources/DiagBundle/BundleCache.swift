@@ -40,12 +40,18 @@ public struct BundleCache: Sendable {
             let folder = directory.appendingPathComponent(known)
             if FileManager.default.fileExists(atPath: folder.path) { return (folder, known) }
         }
-        let temporary = try UniqueFolder.make(in: directory, prefix: ".unpack-")
+        sweepAbandoned()
+        let temporary = try UniqueFolder.make(in: directory, prefix: Self.temporaryPrefix(.unpack))
         let sha: String
         do {
-            let result = try ArchiveExtractor(limits: limits).extract(archivePath, into: temporary)
-            try validate(temporary, result.files)
-            sha = result.archiveSHA256
+            sha = try InterruptCleanup.shared.removing(temporary) {
+                let result = try ArchiveExtractor(limits: limits).extract(archivePath, into: temporary)
+                try validate(temporary, result.files)
+                return result.archiveSHA256
+            }
+        } catch let error as BundleError {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error.naming(temporary, as: archivePath)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw error

@@ -1,3 +1,4 @@
+import Foundation
 /// Why a bundle could not be written, read or trusted.
 ///
 /// `exitCode` follows DESIGN.md: 65 when the bundle (or another input) is bad, 1 when the
@@ -21,6 +22,12 @@ public struct BundleError: Error, CustomStringConvertible, Sendable, Equatable {
 
     public var exitCode: Int32 { kind == .badInput ? 65 : 1 }
     public var description: String { message }
+
+    /// The same error with a temporary folder's path replaced by the archive it was unpacked
+    /// from: the folder is gone by the time the user reads the message.
+    func naming(_ temporary: URL, as archive: String) -> BundleError {
+        BundleError(kind, message.replacingOccurrences(of: temporary.path, with: archive))
+    }
 
     static func badInput(_ message: String) -> BundleError { BundleError(.badInput, message) }
     static func failure(_ message: String) -> BundleError { BundleError(.failure, message) }

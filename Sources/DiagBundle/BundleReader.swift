@@ -49,9 +49,9 @@ public enum BundleReader {
         return OpenedBundle(root: root, manifest: try readManifest(root), archiveSHA256: sha)
     }
 
-    /// What an unpacked archive must pass before the cache publishes it as a bundle: every entry
-    /// listed with its digest, and the log store's chunks admitted (`ForeignStore`). Every path
-    /// that unpacks a diag bundle into the cache goes through here.
+    /// What every unpack of a diag bundle into the cache must pass before it is kept, whoever
+    /// asks for it (the bundle reader, the Apple archive opener): the manifest's digests, and
+    /// the store's chunks (`ForeignStore`: schema checked, older chunks copied forward).
     static func admitUnpacked(root: URL, digests: [String: BundleFileDigest], archive path: String) throws {
         try checkDigests(of: try readManifest(root), against: digests, top: root.lastPathComponent, archive: path)
         let top = root.lastPathComponent

@@ -1,3 +1,4 @@
+import DiagModel
 import DiagQuery
 import Foundation
 
@@ -12,14 +13,18 @@ public struct BundleStoreOpener: BundleOpener {
 
     /// Opens the bundle, throwing `BundleError` (exit code 65 for a refused bundle).
     public func open(_ path: String) throws -> BundleStore {
-        BundleStore(bundle: try BundleReader.open(path, cache: cache))
+        let store = BundleStore(bundle: try BundleReader.open(path, cache: cache))
+        guard FileManager.default.fileExists(atPath: store.storeURL.appendingPathComponent("Info.json").path) else {
+            throw BundleError.badInput("\(TerminalText.escaped(path)): the bundle holds no log store (\(BundleLayout.logStore)/Info.json), so no records")
+        }
+        return store
     }
 
     public func openStore(inBundle path: String) throws -> any OpenedBundleStore {
         do {
             return try open(path)
         } catch let error as BundleError {
-            throw QueryError(error.message)
+            throw QueryError(error.message, badInput: error.exitCode == 65)
         }
     }
 }

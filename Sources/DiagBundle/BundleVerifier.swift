@@ -31,9 +31,18 @@ public enum BundleVerifier {
             return verification
         }
         try FileManager.default.createDirectory(at: cache.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = try UniqueFolder.make(in: cache.directory, prefix: ".verify-")
+        cache.sweepAbandoned()
+        let temporary = try UniqueFolder.make(in: cache.directory, prefix: BundleCache.temporaryPrefix(.verify))
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let result = try ArchiveExtractor(limits: cache.limits).extract(path, into: temporary)
+        do {
+            return try InterruptCleanup.shared.removing(temporary) { try verify(archive: path, unpackedInto: temporary, limits: cache.limits) }
+        } catch let error as BundleError {
+            throw error.naming(temporary, as: path)
+        }
+    }
+
+    private static func verify(archive path: String, unpackedInto temporary: URL, limits: ExtractionLimits) throws -> BundleVerification {
+        let result = try ArchiveExtractor(limits: limits).extract(path, into: temporary)
         let root = try BundleReader.topFolder(in: temporary)
         let prefix = root.lastPathComponent + "/"
         var files: [String: BundleFileDigest] = [:]

@@ -22,6 +22,7 @@ public struct Diag: ParsableCommand {
             CollectCommand.self,
             FeedbackCommand.self,
             VerifyCommand.self,
+            CacheCommand.self,
             PredicateCommand.self,
             ConfigCommand.self,
             ExportCommand.self,

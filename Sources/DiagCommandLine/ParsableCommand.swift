@@ -61,6 +61,10 @@ extension ParsableCommand {
         sigemptyset(&stopping)
         for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&stopping, signal) }
         pthread_sigmask(SIG_UNBLOCK, &stopping, nil)
+        if let refusal = PredicateBytes.invalidPredicate() {
+            StandardStream.error.write("Error: \(refusal)\n")
+            exit(ExitCode.dataError.rawValue)
+        }
         let status = run(arguments: Array(CommandLine.arguments.dropFirst()))
         exit(status)
     }

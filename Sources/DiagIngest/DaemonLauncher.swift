@@ -24,6 +24,11 @@ public enum DaemonLauncher {
         let server: IngestServer
         let forwarding = ForwardingThreads(destinations: options.forwards)
         do {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: options.storeDirectory, isDirectory: &isDirectory), !isDirectory.boolValue {
+                FileHandle.standardError.write(Data("diagd: error: --store \(options.storeDirectory) is a file; the store is a directory (Info.json and Persist/), which diagd creates when it is missing\n".utf8))
+                return 1
+            }
             try FileManager.default.createDirectory(atPath: options.storeDirectory, withIntermediateDirectories: true)
             server = try IngestServer(options: options, forwarding: forwarding, stopRequest: stopRequest)
         } catch {

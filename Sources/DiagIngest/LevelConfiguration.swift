@@ -106,11 +106,25 @@ final class LevelConfiguration: Sendable {
     var snapshot: Snapshot { state.withLock { $0 } }
 
     /// Applies a setting, writes the file (atomically), and returns every setting now in force.
+    /// The longest subsystem or category name kept (reverse-DNS names are a few dozen bytes),
+    /// and the most settings: each one is part of every `diag config` reply, which must stay
+    /// far under the reply cap, so that no client can make the settings unlistable.
+    static let maximumNameBytes = 256
+    static let maximumSettings = 1_000
+
     func apply(_ setting: LevelSetting) throws(IngestError) -> [LevelSetting] {
+        for (label, name) in [("subsystem", setting.subsystem), ("category", setting.category)] {
+            if let name, name.utf8.count > Self.maximumNameBytes {
+                throw IngestError("the \(label) name is \(name.utf8.count) bytes; at most \(Self.maximumNameBytes) are accepted")
+            }
+        }
         // The file is written under the lock so two concurrent changes cannot land out of order.
-        try state.withLock { (current: inout Snapshot) throws(IngestError) -> [LevelSetting] in
+        return try state.withLock { (current: inout Snapshot) throws(IngestError) -> [LevelSetting] in
             var updated = current
             updated.apply(setting)
+            guard updated.settings.count <= Self.maximumSettings || updated.settings.count <= current.settings.count else {
+                throw IngestError("diagd keeps at most \(Self.maximumSettings) level settings; change an existing one instead")
+            }
             var writer = JSONWriter()
             writer.append(.object(["settings": .array(updated.settings.map(\.json))]))
             writer.bytes.append(UInt8(ascii: "\n"))

@@ -51,7 +51,9 @@ public struct SourceResolver: Sendable {
         if path == "-" { return .file(path) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw QueryError("\(path): no such file or directory")
+            // A source named on the command line that is not there is bad input (65), as an
+            // unreadable one is: the user's path is wrong, not the machine.
+            throw QueryError("\(path): no such file or directory", badInput: true)
         }
         let url = URL(fileURLWithPath: path)
         if AppleLogArchive.recognizes(path) { return .appleLog(path) }
@@ -60,7 +62,7 @@ public struct SourceResolver: Sendable {
             let persist = url.appendingPathComponent("Persist").path
             guard FileManager.default.fileExists(atPath: info) || FileManager.default.fileExists(atPath: persist) else {
                 if let bundleOpener, bundleOpener.isUnpackedBundle(path) { return .bundle(path) }
-                throw QueryError("\(path): a directory that is neither a log store (no Info.json or Persist/ inside) nor an unpacked bundle (no manifest.json)")
+                throw QueryError("\(path): a directory that is neither a log store (no Info.json or Persist/ inside) nor an unpacked bundle (no manifest.json)", badInput: true)
             }
             return .store(url)
         }

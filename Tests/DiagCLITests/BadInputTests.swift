@@ -49,11 +49,13 @@ import TestSupport
 
     @Test func sourcesThatAreNotThere() throws {
         let folder = try TemporaryDirectory("diag-missing")
+        // A path the user named that is missing, or a folder that is no source, is bad input
+        // (65, issue 13 item 11); a missing default store is the machine's state (1).
         let missing = try diag(["show", folder.file("absent.log").path])
-        #expect(missing.status == 1)
+        #expect(missing.status == 65)
         #expect(missing.stderr == "Error: \(folder.file("absent.log").path): no such file or directory\n")
         let notAStore = try diag(["show", folder.path])
-        #expect(notAStore.status == 1)
+        #expect(notAStore.status == 65)
         #expect(notAStore.stderr.contains("neither a log store"))
         let noDefault = try diag(["show"], environment: ["DIAG_STORE": folder.file("none").path])
         #expect(noDefault.status == 1)

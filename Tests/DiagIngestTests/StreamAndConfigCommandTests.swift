@@ -76,3 +76,19 @@ import TestSupport
         #expect(refused.stderr.contains("loud"))
     }
 }
+
+/// Level settings are bounded (issue 13, item 10): a name over the bound is refused with the
+/// reason, and the settings stay listable.
+struct LevelSettingBoundTests {
+    @Test func aHugeSubsystemNameIsRefusedAndTheSettingsStayListable() throws {
+        let daemon = try RunningDaemon()
+        defer { daemon.stop() }
+        let huge = String(repeating: "s", count: 300)
+        let refused = try run(BuiltProducts.path("diag"), ["config", "--socket", daemon.socketPath, "--subsystem", huge, "--mode", "level:debug"])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("the subsystem name is 300 bytes; at most 256 are accepted"), "\(refused.stderr)")
+        let listed = try run(BuiltProducts.path("diag"), ["config", "--socket", daemon.socketPath])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(!listed.stdout.contains(huge))
+    }
+}

@@ -51,8 +51,12 @@ struct ConfigCommand: ParsableCommand {
             let session = try DaemonSession(socketPath: socket)
             settings = try session.configure(subsystem: subsystem, category: category, mode: mode)
         } catch {
-            if "\(error)".hasPrefix("cannot connect") { throw RuntimeError("\(error)") }
-            throw InputError("\(error)")
+            // Only diagd refusing the setting is bad input (65); a daemon that cannot be
+            // reached, drops the connection or answers garbage is a runtime failure (1).
+            let message = "\(error)"
+            let failures = ["cannot connect", "cannot write", "diagd at ", "diagd sent", "diagd gave"]
+            if failures.contains(where: message.hasPrefix) { throw RuntimeError(message) }
+            throw InputError(message)
         }
         for line in settings { print(line) }
     }

@@ -78,7 +78,7 @@ enum SourceArguments {
             do {
                 return try resolver.resolve(argument)
             } catch let error as QueryError {
-                throw RuntimeError(error.message)
+                throw error.isBadInput ? InputError(error.message) as any Error : RuntimeError(error.message)
             }
         }
     }

@@ -9,8 +9,18 @@ extension LogStore {
         do {
             return try open(at: url, options: .readOnly)
         } catch let error as StoreError where error.kind == .readOnly {
-            try open(at: url).close()
-            return try open(at: url, options: .readOnly)
+            // Readers started together would otherwise migrate the same chunks at once (and
+            // fail with "no such table: log"): one takes the writer lock and migrates, the
+            // others wait for it and find, on looking again, nothing left to do.
+            let lock = try WriterLock(storeURL: url, waiting: true)
+            return try withExtendedLifetime(lock) {
+                do {
+                    return try open(at: url, options: .readOnly)
+                } catch let error as StoreError where error.kind == .readOnly {
+                    try open(at: url).close()
+                    return try open(at: url, options: .readOnly)
+                }
+            }
         }
     }
 }

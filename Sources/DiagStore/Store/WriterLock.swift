@@ -7,13 +7,17 @@ final class WriterLock {
     let path: String
     private let descriptor: Int32
 
-    init(storeURL: URL) throws {
+    /// `waiting`: block until the lock is free instead of failing at once (readers that
+    /// upgrade an old store take it so that only one of them migrates; `openForReading`).
+    init(storeURL: URL, waiting: Bool = false) throws {
         path = storeURL.appendingPathComponent("writer.lock").path
         let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw StoreError(.io, path: path, reason: "cannot open the writer lock: \(String(cString: strerror(errno)))")
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        var taken = flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB)
+        while taken != 0, errno == EINTR { taken = flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) }
+        guard taken == 0 else {
             let reason = errno == EWOULDBLOCK
                 ? "another process is writing this store (it holds the writer lock); stop it or write elsewhere"
                 : "cannot take the writer lock: \(String(cString: strerror(errno)))"
