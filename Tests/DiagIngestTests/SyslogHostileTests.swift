@@ -23,7 +23,9 @@ import TestSupport
         #expect(stats["syslogReceived"] == .int(1))
         #expect(syslog.daemon.stop() == 0)
         let log = syslog.daemon.stderr
-        #expect(log.contains("syslog: refused 5 malformed messages; the first: a datagram from pid \(getpid())"))
+        // Reports are at most every 5 s: a loaded machine may split the five into two reports.
+        #expect(log.contains("syslog: refused "), "\(log)")
+        #expect(log.contains("; the first: a datagram from pid \(getpid())"), "\(log)")
         #expect(log.contains("is over 65536 bytes (64 KiB); it was refused whole"))
     }
 
