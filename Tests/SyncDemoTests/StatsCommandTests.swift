@@ -51,7 +51,7 @@ struct StatsCommandTests {
             (["stats", file, "--predicate", "process == "], 65, "process"),
             (["stats", file, "--predicate", "process == $NOPE"], 65, "NOPE"),
             (["stats", file, "--predicate", "x", "--predicate-file", file], 64, "cannot be used together"),
-            (["stats", directory.file("missing").path], 1, "no such file"),
+            (["stats", directory.file("missing").path], 65, "no such file"),
         ]
         for (arguments, status, text) in cases {
             let output = try diag(arguments)

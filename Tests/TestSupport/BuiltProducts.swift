@@ -48,6 +48,7 @@ public func run(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:],
     input: Data? = nil, currentDirectory: String? = nil
 ) throws -> ProcessOutput {
+    BrokenPipes.ignoreInThisProcess()
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments

@@ -5,6 +5,7 @@ public final class TemporaryDirectory: Sendable {
     public let url: URL
 
     public init(_ label: String = "diag-test") throws {
+        BrokenPipes.ignoreInThisProcess()
         let name = "\(label)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
         url = FileManager.default.temporaryDirectory.appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
