@@ -15,45 +15,6 @@ struct InterruptedUnpackTests {
         return process.processIdentifier
     }
 
-    @Test(arguments: [SIGTERM, SIGINT])
-    func aSignalDuringAnUnpackRemovesItsFolder(signal: Int32) throws {
-        let folder = try TemporaryDirectory("diag-interrupt")
-        let archive = folder.file("whole.tar")
-        try makeArchive(archive, compression: .none) { writer in
-            try writer.addFile("diagnose_test/zeros.bin", contents: [UInt8](repeating: 0, count: 8 << 20))
-            try writeMinimalBundle(writer)
-        }
-        // The archive arrives through a FIFO, so the unpack waits, half done, for the rest.
-        let fifo = folder.file("slow.tar")
-        #expect(mkfifo(fifo.path, 0o600) == 0)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("diag"))
-        process.arguments = ["show", fifo.path]
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": folder.file("cache").path]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let writer = open(fifo.path, O_WRONLY)
-        #expect(writer >= 0)
-        let bytes = try Data(contentsOf: archive)
-        let written = bytes.prefix(2 << 20).withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
-        #expect(written == 2 << 20)
-        let cache = folder.file("cache/diag/bundles")
-        var unpacking: [String] = []
-        for _ in 0..<500 where unpacking.isEmpty {
-            unpacking = ((try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []).filter { $0.hasPrefix(".unpack-\(process.processIdentifier)-") }
-            usleep(10_000)
-        }
-        #expect(unpacking.count == 1)
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        close(writer)
-        #expect(process.terminationReason == .uncaughtSignal)
-        #expect(process.terminationStatus == signal)
-        #expect(cachedBundles(folder).isEmpty)
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []).filter { $0.hasPrefix(".") }.isEmpty)
-    }
-
     @Test func foldersOfKilledRunsAreSweptAndTheCacheIsListedAndCleared() throws {
         let folder = try TemporaryDirectory("diag-interrupt")
         let cache = folder.file("cache/diag/bundles")
