@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The four real logs of `shared/corpus/loghub`: every line must become a record.
+/// The four real logs of `Tests/Fixtures/loghub` (vendored, with their licence): every line must become a record.
 @Suite struct LoghubCorpusTests {
     private func read(_ name: String, year: Int = 2017) throws -> (format: ImportFormat?, records: [LogRecord], issues: [ImportIssue]) {
         let path = try #require(BuiltProducts.corpusFile(name), "the loghub corpus is missing")
