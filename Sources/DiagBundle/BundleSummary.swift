@@ -137,7 +137,7 @@ struct ErrorDigest {
         let printer = RecordPrinter(style: .default, zone: .utc, hostName: hostName, sink: sink)
         printer.begin()
         do {
-            var stream = try ChunkErrorStream.merged(sources)
+            var stream = try SnapshotChunkStream.merged(sources, where: SnapshotChunkStream.errors)
             while let record = try stream.next() {
                 printer.write(record)
                 digest.count += 1

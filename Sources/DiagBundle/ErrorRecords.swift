@@ -3,20 +3,25 @@ import DiagQuery
 import DiagStore
 import Foundation
 
-/// The Error and Fault records of one snapshot chunk, in time order, read with a plain
+/// The records of one snapshot chunk that a `WHERE` selects, in time order, read with a plain
 /// connection: the store's own reader memory-maps chunks, which a collection of a large store
-/// would count in its resident size chunk after chunk.
-struct ChunkErrorStream: RecordStream {
+/// would count in its resident size chunk after chunk. The summaries (errors), the patterns and
+/// the triage view of report.html all read chunks through it.
+struct SnapshotChunkStream: RecordStream {
     private let database: Database
     private let statement: Statement
     private let path: String
 
-    init(_ source: SummarySource) throws {
+    /// Conditions callers write here: they are this module's own SQL, never user input.
+    static let errors = "messageType IN (16, 17)"
+    static let everything = "1"
+
+    init(_ source: SummarySource, where condition: String) throws {
         path = source.name
         database = try source.open()
         // One of these is open per chunk at once: keep each one's page cache (and sorter) small.
         try database.execute("PRAGMA cache_size = -256")
-        statement = try database.prepare("SELECT \(ChunkRows.selectColumns) FROM records WHERE messageType IN (16, 17) ORDER BY timestamp, id")
+        statement = try database.prepare("SELECT \(ChunkRows.selectColumns) FROM records WHERE \(condition) ORDER BY timestamp, id")
     }
 
     /// The next record; a row no record can hold is refused with the chunk, row id and column.
@@ -29,8 +34,8 @@ struct ChunkErrorStream: RecordStream {
         }
     }
 
-    /// Every chunk's errors, merged in time order.
-    static func merged(_ sources: [SummarySource]) throws -> MergedRecordStream {
-        MergedRecordStream(try sources.map { try ChunkErrorStream($0) })
+    /// Every chunk's selected records, merged in time order.
+    static func merged(_ sources: [SummarySource], where condition: String) throws -> MergedRecordStream {
+        MergedRecordStream(try sources.map { try SnapshotChunkStream($0, where: condition) })
     }
 }

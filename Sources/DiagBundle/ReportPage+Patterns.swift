@@ -46,7 +46,7 @@ public struct ReportPatterns: Sendable {
 
     /// The patterns of every record of a bundle's snapshot chunks.
     static func mine(_ sources: [SummarySource]) throws -> ReportPatterns {
-        var stream = MergedRecordStream(try sources.map { try ChunkRecordStream($0) })
+        var stream = try SnapshotChunkStream.merged(sources, where: SnapshotChunkStream.everything)
         return try mine(&stream)
     }
 
@@ -75,29 +75,6 @@ public struct ReportPatterns: Sendable {
             columns += "<div><h3>\(html(component.process)) <span class=\"count\">\(component.records)</span></h3><table class=\"top\">\(rows)</table></div>"
         }
         return "<section><h2>Top patterns per component</h2><div class=\"columns\">\(columns)</div></section>"
-    }
-}
-
-/// Every record of one snapshot chunk, in time order, with a plain connection (as ChunkErrorStream).
-struct ChunkRecordStream: RecordStream {
-    private let database: Database
-    private let statement: Statement
-    private let path: String
-
-    init(_ source: SummarySource) throws {
-        path = source.name
-        database = try source.open()
-        try database.execute("PRAGMA cache_size = -256")
-        statement = try database.prepare("SELECT \(ChunkRows.selectColumns) FROM records ORDER BY timestamp, id")
-    }
-
-    mutating func next() throws -> LogRecord? {
-        guard try statement.step() else { return nil }
-        do {
-            return try ChunkRows.decode(statement, chunk: path)
-        } catch let error as StoreError {
-            throw BundleError.failure(error.description)
-        }
     }
 }
 

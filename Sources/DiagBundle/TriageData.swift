@@ -49,7 +49,7 @@ struct TriageData: Sendable {
 
         var analysis = SignpostAnalysis()
         var kept = LongestIntervals(limit: intervalLimit)
-        var signposts = try TriageChunkStream.merged(sources, where: "eventType = \(EventType.signpostEvent.rawValue)")
+        var signposts = try SnapshotChunkStream.merged(sources, where: "eventType = \(EventType.signpostEvent.rawValue)")
         while let record = try signposts.next() {
             if let interval = analysis.take(record) { kept.add(interval) }
         }
@@ -65,12 +65,12 @@ struct TriageData: Sendable {
         data.activityCount = bars.count + overflowed
         data.activities = Array(bars.values.sorted { ($0.duration, $1.identifier) > ($1.duration, $0.identifier) }.prefix(activityLimit))
 
-        var errors = try TriageChunkStream.merged(sources, where: "messageType IN (16, 17)")
+        var errors = try SnapshotChunkStream.merged(sources, where: SnapshotChunkStream.errors)
         while let record = try errors.next() {
             data.markCount += 1
             if data.marks.count < markLimit { data.marks.append(record) }
         }
-        var all = try TriageChunkStream.merged(sources, where: "1")
+        var all = try SnapshotChunkStream.merged(sources, where: SnapshotChunkStream.everything)
         while data.records.count < recordLimit, let record = try all.next() { data.records.append(record) }
         // The errors past the first records join the table, so that every mark drawn has its row.
         let lastShown = data.records.last?.timestamp ?? Int64.min

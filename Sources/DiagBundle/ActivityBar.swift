@@ -3,35 +3,6 @@ import DiagQuery
 import DiagStore
 import Foundation
 
-/// The records of one snapshot chunk that a `WHERE` selects, in time order, through a plain
-/// connection with a small page cache (as `ChunkErrorStream`): one is open per chunk at once.
-struct TriageChunkStream: RecordStream {
-    private let database: Database
-    private let statement: Statement
-    private let path: String
-
-    init(_ source: SummarySource, where condition: String) throws {
-        path = source.name
-        database = try source.open()
-        try database.execute("PRAGMA cache_size = -256")
-        statement = try database.prepare("SELECT \(ChunkRows.selectColumns) FROM records WHERE \(condition) ORDER BY timestamp, id")
-    }
-
-    mutating func next() throws -> LogRecord? {
-        guard try statement.step() else { return nil }
-        do {
-            return try ChunkRows.decode(statement, chunk: path)
-        } catch let error as StoreError {
-            throw BundleError.failure(error.description)
-        }
-    }
-
-    /// Every chunk's selected records, merged in time order.
-    static func merged(_ sources: [SummarySource], where condition: String) throws -> MergedRecordStream {
-        MergedRecordStream(try sources.map { try TriageChunkStream($0, where: condition) })
-    }
-}
-
 /// One activity as the report draws it: from its creation (or first record) to its last record.
 struct ActivityBar: Sendable {
     var identifier: Int64
