@@ -56,10 +56,24 @@ import TestSupport
         let port = try LoopbackPort.free()
         let syslog = try SyslogDaemon(extra: ["--syslog-tcp", "\(port)", "--max-connections", "4"])
         var held: [TCPClient] = []
-        for _ in 0..<4 { held.append(try TCPClient(port: port)) }
-        // Written on each: the connection is served (its thread counted) once the record is stored.
-        for (index, client) in held.enumerated() { client.write("<13>held: connection \(index)\n") }
-        _ = try syslog.waitForRecords(4)
+        // One at a time, each served (its record stored) before the next. The start-up probe's
+        // connection to diagd's own socket may still be counted for a moment: a client refused
+        // then connects again.
+        for index in 0..<4 {
+            for attempt in 0..<20 {
+                let client = try TCPClient(port: port)
+                client.write("<13>held: connection \(index) attempt \(attempt)\n")
+                let deadline = Date(timeIntervalSinceNow: 3)
+                var stored = false
+                while !stored && Date() < deadline {
+                    stored = ((try? syslog.daemon.clientRecords()) ?? []).contains { $0.eventMessage.hasPrefix("connection \(index) ") }
+                    if !stored { usleep(50_000) }
+                }
+                if stored { held.append(client); break }
+                client.close()
+            }
+        }
+        #expect(held.count == 4, "\(syslog.daemon.stderr)")
         var refused = 0
         for _ in 0..<40 {
             let extra = try TCPClient(port: port)
