@@ -37,7 +37,7 @@ struct ManualPage {
             lines.append(".SH SUBCOMMANDS")
             for subcommand in command.subcommands {
                 lines += [".TP", "\\fB\(Self.escaped(subcommand.name))\\fR", Self.escaped(subcommand.abstract),
-                          "See \\fB\(Self.escaped(subcommand.pageName))\\fR(\(subcommand.manualSection)).",]
+                          "See \\fB\\%\(Self.escaped(subcommand.pageName))\\fR(\(subcommand.manualSection)).",]
             }
         }
         lines += [
@@ -84,8 +84,9 @@ struct ManualPage {
         return [".TP", label] + Self.paragraphs(help)
     }
 
+    /// Page names behind `\%`, which keeps groff from hyphenating them at a line's end.
     private var seeAlso: [String] {
-        var pages = root.allCommands.filter { $0.path != command.path }.map { "\\fB\(Self.escaped($0.pageName))\\fR(\($0.manualSection))" }
+        var pages = root.allCommands.filter { $0.path != command.path }.map { "\\fB\\%\(Self.escaped($0.pageName))\\fR(\($0.manualSection))" }
         for page in root.seeAlso {
             // `diagd(8)`: the name in bold, the section as is.
             if let open = page.firstIndex(of: "("), page.hasSuffix(")") {

@@ -127,7 +127,7 @@ enum QuotingMode: String, CaseIterable, ExpressibleByArgument {
         let names = info.allCommands.map { ManualPage(command: $0, root: info).fileName }
         #expect(names == ["tool.1", "tool-show.1", "tool-count.1", "tool-group.1", "tool-group-leaf.1"])
         let leaf = ManualPage(command: info.allCommands[4], root: info).text
-        #expect(leaf.contains("\\fBtool\\-group\\fR(1)"))
+        #expect(leaf.contains("\\fB\\%tool\\-group\\fR(1)"))
         #expect(leaf.contains(".SH ARGUMENTS"))
     }
 }
