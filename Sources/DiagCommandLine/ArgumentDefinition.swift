@@ -13,6 +13,9 @@ struct ArgumentDefinition {
     var isRequired: Bool
     var defaultDescription: String?
     var allowedValues: [String]
+    /// The title of the `@OptionGroup` it came from, when that group has one: help lists it
+    /// under that title instead of OPTIONS.
+    var groupTitle: String? = nil
     /// Stores a value read from the command line; false when the text is not an accepted value.
     var assign: (String) -> Bool
     /// Whether the command line gave a value.
@@ -47,32 +50,52 @@ struct ArgumentDefinition {
     }
 }
 
-/// The base class of `@Option`, `@Flag` and `@Argument`, so the parser can find them by reflection.
+/// The base class of `@Option`, `@Flag`, `@Argument` and `@OptionGroup`, so the parser can
+/// find them by reflection.
 public class ArgumentDeclaration {
     init() {}
 
-    func definition(label: String) -> ArgumentDefinition {
-        preconditionFailure("\(type(of: self)) must override definition(label:)")
+    /// What this property adds to the command line: one definition, or a group's several.
+    func definitions(label: String) -> [ArgumentDefinition] {
+        preconditionFailure("\(type(of: self)) must override definitions(label:)")
     }
+
+    /// Checks the parsed values of an `@OptionGroup` (its own `validate()`); nothing for a
+    /// single option.
+    func validateGroup() throws {}
 }
 
-/// The definitions of a command instance's properties, in declaration order. The wrappers keep
-/// their values in shared storage, so assigning through a definition fills the instance itself.
+/// The declarations among `value`'s stored properties, in declaration order, with their labels.
 ///
 /// The stored properties are walked with the standard library's field walk (`_forEachField`,
 /// what `Mirror` is built on): a wrapper is a property whose type is an `ArgumentDeclaration`
 /// subclass, read at its offset. `Mirror` also checked the command for `CustomReflectable`
 /// (a scan of every protocol conformance in the binary) and boxed every property, a tenth of
 /// `diag --version`'s time.
-func argumentDefinitions<Command>(of command: Command) -> [ArgumentDefinition] {
-    var definitions: [ArgumentDefinition] = []
-    _ = _forEachField(of: Command.self) { name, offset, fieldType, _ in
+func argumentDeclarations<Value>(of value: Value) -> [(label: String, declaration: ArgumentDeclaration)] {
+    var declarations: [(label: String, declaration: ArgumentDeclaration)] = []
+    _ = _forEachField(of: Value.self) { name, offset, fieldType, _ in
         guard fieldType is ArgumentDeclaration.Type else { return true }
-        let declaration = withUnsafeBytes(of: command) { $0.load(fromByteOffset: offset, as: ArgumentDeclaration.self) }
+        let declaration = withUnsafeBytes(of: value) { $0.load(fromByteOffset: offset, as: ArgumentDeclaration.self) }
         var label = String(cString: name)
         if label.hasPrefix("_") { label.removeFirst() }
-        definitions.append(declaration.definition(label: label))
+        declarations.append((label, declaration))
         return true
     }
-    return definitions
+    return declarations
+}
+
+/// The definitions of a command's (or an option group's) properties, in declaration order, a
+/// group's options where the group is declared. The wrappers keep their values in shared
+/// storage, so assigning through a definition fills the instance itself.
+func argumentDefinitions<Value>(of value: Value) -> [ArgumentDefinition] {
+    argumentDeclarations(of: value).flatMap { $0.declaration.definitions(label: $0.label) }
+}
+
+/// Runs the `validate()` of every `@OptionGroup` of `value`, in declaration order (a group
+/// validates its own nested groups first).
+func validateOptionGroups<Value>(of value: Value) throws {
+    for (_, declaration) in argumentDeclarations(of: value) {
+        try declaration.validateGroup()
+    }
 }

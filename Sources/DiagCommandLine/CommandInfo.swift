@@ -79,6 +79,8 @@ public struct ArgumentInfo: Sendable, Encodable {
     public var defaultValue: String?
     public var allowedValues: [String]
     public var completion: ValueCompletion
+    /// The title of the option group it belongs to, when the group has one.
+    public var groupTitle: String?
 
     init(_ definition: ArgumentDefinition) {
         kind = switch definition.kind {
@@ -94,6 +96,7 @@ public struct ArgumentInfo: Sendable, Encodable {
         isRequired = definition.isRequired
         defaultValue = definition.defaultDescription.flatMap { $0.isEmpty ? nil : $0 }
         allowedValues = definition.allowedValues
+        groupTitle = definition.groupTitle
         completion = definition.kind == .flag ? .none : Self.completion(valueName: definition.valueName, allowed: definition.allowedValues)
     }
 

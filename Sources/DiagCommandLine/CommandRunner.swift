@@ -10,6 +10,7 @@ struct CommandRunner {
         var parser = CommandParser(root: root)
         do {
             var command = try parser.parse(arguments)
+            try validateOptionGroups(of: command)
             try command.validate()
             try command.run()
             return ExitCode.success.rawValue

@@ -45,7 +45,14 @@ struct HelpGenerator {
         if !positionals.isEmpty {
             sections.append("ARGUMENTS:\n" + positionals.map(row).joined(separator: "\n"))
         }
-        var optionRows = definitions.filter { $0.kind != .positional }.map(row)
+        // Titled option groups get a section each, in the order they are declared.
+        let options = definitions.filter { $0.kind != .positional }
+        var titles: [String] = []
+        for title in options.compactMap(\.groupTitle) where !titles.contains(title) { titles.append(title) }
+        for title in titles {
+            sections.append(title.uppercased() + ":\n" + options.filter { $0.groupTitle == title }.map(row).joined(separator: "\n"))
+        }
+        var optionRows = options.filter { $0.groupTitle == nil }.map(row)
         if path.count == 1, configuration.version != nil {
             optionRows.append(row(label: "--version", help: "Show the version."))
         }

@@ -52,9 +52,9 @@ public final class Option<Value>: ArgumentDeclaration {
         self.valueName = valueName
     }
 
-    override func definition(label: String) -> ArgumentDefinition {
+    override func definitions(label: String) -> [ArgumentDefinition] {
         let long = name ?? kebabCase(label)
-        return argument.definition(kind: .option, long: long, short: short, valueName: valueName ?? long, help: help)
+        return [argument.definition(kind: .option, long: long, short: short, valueName: valueName ?? long, help: help)]
     }
 }
 
@@ -97,8 +97,8 @@ public final class Argument<Value>: ArgumentDeclaration {
         self.valueName = valueName
     }
 
-    override func definition(label: String) -> ArgumentDefinition {
-        argument.definition(kind: .positional, long: nil, short: nil, valueName: valueName ?? kebabCase(label), help: help)
+    override func definitions(label: String) -> [ArgumentDefinition] {
+        [argument.definition(kind: .positional, long: nil, short: nil, valueName: valueName ?? kebabCase(label), help: help)]
     }
 }
 
@@ -122,13 +122,13 @@ public final class Flag: ArgumentDeclaration {
         self.help = help
     }
 
-    override func definition(label: String) -> ArgumentDefinition {
+    override func definitions(label: String) -> [ArgumentDefinition] {
         let storage = self.storage
         let long = name ?? kebabCase(label)
-        return ArgumentDefinition(
+        return [ArgumentDefinition(
             kind: .flag, longName: long, shortName: short, valueName: long, help: help,
             isRepeating: false, isRequired: false, defaultDescription: nil, allowedValues: [],
             assign: { _ in storage.value = true; storage.wasGiven = true; return true },
-            wasGiven: { storage.wasGiven })
+            wasGiven: { storage.wasGiven })]
     }
 }

@@ -24,17 +24,15 @@ import Foundation
 /// `run()` does the work, synchronously: a program whose commands are all synchronous starts no
 /// Swift concurrency threads (an `async` main cost every `diag` run 0.6 ms of start-up); a
 /// command that needs concurrency starts its own tasks inside `run()`.
-public protocol ParsableCommand: SendableMetatype {
+///
+/// A command's `@OptionGroup`s (`ParsableArguments`) are validated before its own `validate()`.
+public protocol ParsableCommand: ParsableArguments {
     static var configuration: CommandConfiguration { get }
-    init()
-    mutating func validate() throws
     mutating func run() throws
 }
 
 extension ParsableCommand {
     public static var configuration: CommandConfiguration { CommandConfiguration() }
-
-    public mutating func validate() throws {}
 
     /// The name the command is called by: the configured one, or the type's name without a
     /// `Command` suffix, in kebab case (`PredicateCommand` → `predicate`).

@@ -18,6 +18,7 @@ import Testing
             var parser = CommandParser(root: Tool.self)
             do {
                 var command = try parser.parse(words)
+                try validateOptionGroups(of: command)
                 try command.validate()
             } catch is ValidationError {
             } catch is CleanExit {
