@@ -31,12 +31,7 @@ struct ExportCommand: ParsableCommand {
     var format: Format
     @Option(help: "Write to this file instead of standard output (replaced only once the export succeeds).", valueName: "file")
     var output: String?
-    @Option(help: "Export only records that match this predicate (NSPredicate format, as log show).")
-    var predicate: String?
-    @Option(help: "Read the predicate from a file; lines starting with # are comments.", valueName: "file")
-    var predicateFile: String?
-    @Option(name: "var", help: "A value for $NAME in the predicate.", valueName: "name=value")
-    var variables: [String]
+    @OptionGroup var query: PredicateOptions<ExportWording>
     @Option(help: "Export records from this time on: \(TimeArgument.accepted).", valueName: "time")
     var start: String?
     @Option(help: "Export records before this time (same forms as --start).", valueName: "time")
@@ -62,12 +57,10 @@ struct ExportCommand: ParsableCommand {
 
     private var zone = DisplayZone.utc
     private var window: (start: Int64?, end: Int64?) = (nil, nil)
-    private var boundVariables: [String: String] = [:]
     private var facilityCode = 1
     private var lastWindow: LastArgument?
 
     mutating func validate() throws {
-        if predicate != nil, predicateFile != nil { throw ValidationError("--predicate and --predicate-file cannot be used together") }
         if last != nil, start != nil { throw ValidationError("--last and --start cannot be used together") }
         if let code = Int(facility) ?? ForwardDestination.facilityNames.firstIndex(of: facility.lowercased()),
            RFC5424Encoder.facilities.contains(code) {
@@ -83,7 +76,6 @@ struct ExportCommand: ParsableCommand {
             throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
         }
         zone = try TimezoneArgument.zone(timezone, sources: sources)
-        boundVariables = try VariableArguments.parse(variables)
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
         lastWindow = try last.map(LastArgument.parse)
@@ -93,9 +85,9 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let predicateText = try predicateFile.map(PredicateFile.read) ?? predicate
+        let predicateText = try query.text()
         let querySources = try SourceArguments.resolve(sources)
-        let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
+        let variables = try SourceArguments.variables(for: querySources, overriding: query.boundVariables)
         let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
         var window = self.window
         if let lastWindow {

@@ -22,12 +22,7 @@ struct FleetShowCommand: ParsableCommand {
     var database: String?
     @Option(help: "Show only the records of this bundle: its number or 8+ hex digits of its identity.", valueName: "id")
     var bundle: String?
-    @Option(help: "Show only records that match this predicate (NSPredicate format, as log show).")
-    var predicate: String?
-    @Option(help: "Read the predicate from a file; lines starting with # are comments.", valueName: "file")
-    var predicateFile: String?
-    @Option(name: "var", help: "A value for $NAME in the predicate.", valueName: "name=value")
-    var variables: [String]
+    @OptionGroup var query: PredicateOptions<ShowWording>
     @Option(help: "Show records from this time on: \(TimeArgument.accepted).", valueName: "time")
     var start: String?
     @Option(help: "Show records before this time (same forms as --start).", valueName: "time")
@@ -68,13 +63,13 @@ struct FleetShowCommand: ParsableCommand {
             }
             activityIdentifier = identifier
         }
-        window = try FleetWindow(predicate: predicate, predicateFile: predicateFile, variables: variables,
+        window = try FleetWindow(variables: query.boundVariables,
                                  start: start, end: end, last: last, timezone: timezone)
     }
 
     func run() throws {
         let text = SignpostArgument.restrict(
-            ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier),
+            ActivityArgument.restrict(try query.text(), to: activityIdentifier),
             includeSignposts: signpost)
         let connection = try FleetDatabase.connect(database)
         let selection = RecordSelection(
@@ -93,7 +88,8 @@ struct FleetShowCommand: ParsableCommand {
 }
 
 /// The options `fleet show` and `fleet stats` share with `diag show`: the window, the zone, the
-/// variables, and the predicate parsed with the bundles' identifiers.
+/// `--var` values (validated by `PredicateOptions`), and the predicate parsed with the bundles'
+/// identifiers.
 struct FleetWindow {
     var zone = DisplayZone.utc
     var start: Int64?
@@ -102,11 +98,10 @@ struct FleetWindow {
 
     init() {}
 
-    init(predicate: String?, predicateFile: String?, variables: [String], start: String?, end: String?, last: String?, timezone: String?) throws {
-        if predicate != nil, predicateFile != nil { throw ValidationError("--predicate and --predicate-file cannot be used together") }
+    init(variables: [String: String], start: String?, end: String?, last: String?, timezone: String?) throws {
         if last != nil, start != nil { throw ValidationError("--last and --start cannot be used together") }
         zone = try TimezoneArgument.zone(timezone)
-        self.variables = try VariableArguments.parse(variables)
+        self.variables = variables
         if let start { self.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { self.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
         if let last { self.start = Int64(Date().timeIntervalSince1970 * 1e9) - (try TimeArgument.duration(last)) }

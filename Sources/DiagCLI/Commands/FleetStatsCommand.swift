@@ -22,12 +22,7 @@ struct FleetStatsCommand: ParsableCommand {
     var database: String?
     @Option(help: "Count only the records of this bundle: its number or 8+ hex digits of its identity.", valueName: "id")
     var bundle: String?
-    @Option(help: "Count only records that match this predicate.")
-    var predicate: String?
-    @Option(help: "Read the predicate from a file; lines starting with # are comments.", valueName: "file")
-    var predicateFile: String?
-    @Option(name: "var", help: "A value for $NAME in the predicate.", valueName: "name=value")
-    var variables: [String]
+    @OptionGroup var query: PredicateOptions<CountWording>
     @Option(help: "Count records from this time on: \(TimeArgument.accepted).", valueName: "time")
     var start: String?
     @Option(help: "Count records before this time (same forms as --start).", valueName: "time")
@@ -53,12 +48,12 @@ struct FleetStatsCommand: ParsableCommand {
             }
             limit = number
         }
-        window = try FleetWindow(predicate: predicate, predicateFile: predicateFile, variables: variables,
+        window = try FleetWindow(variables: query.boundVariables,
                                  start: start, end: end, last: last, timezone: timezone)
     }
 
     func run() throws {
-        let text = try predicateFile.map(PredicateFile.read) ?? predicate
+        let text = try query.text()
         let connection = try FleetDatabase.connect(database)
         let selection = RecordSelection(start: window.start, end: window.end, includeInfo: true, includeDebug: true)
         var tally = StatsTally()

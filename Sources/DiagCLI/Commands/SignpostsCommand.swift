@@ -28,14 +28,7 @@ struct SignpostsCommand: ParsableCommand {
             order they end (activities last).
             """)
 
-    @Option(help: "Show only records that match this predicate (NSPredicate format, as log show).")
-    var predicate: String?
-
-    @Option(help: "Read the predicate from a file; lines starting with # are comments.", valueName: "file")
-    var predicateFile: String?
-
-    @Option(name: "var", help: "A value for $NAME in the predicate.", valueName: "name=value")
-    var variables: [String]
+    @OptionGroup var query: PredicateOptions<ReadWording>
 
     @Option(help: "Read records from this time on: \(TimeArgument.accepted).", valueName: "time")
     var start: String?
@@ -75,12 +68,8 @@ struct SignpostsCommand: ParsableCommand {
 
     private var zone = DisplayZone.utc
     private var window: (start: Int64?, end: Int64?) = (nil, nil)
-    private var boundVariables: [String: String] = [:]
 
     mutating func validate() throws {
-        if predicate != nil, predicateFile != nil {
-            throw ValidationError("--predicate and --predicate-file cannot be used together")
-        }
         if last != nil, start != nil {
             throw ValidationError("--last and --start cannot be used together")
         }
@@ -88,7 +77,6 @@ struct SignpostsCommand: ParsableCommand {
             throw ValidationError("The value '\(openLimit)' is invalid for '--open-limit <count>'; accepted: 1 to 10000000")
         }
         zone = try TimezoneArgument.zone(timezone)
-        boundVariables = try VariableArguments.parse(variables)
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
         if let last { window.start = Int64(Date().timeIntervalSince1970 * 1e9) - (try TimeArgument.duration(last)) }
@@ -100,12 +88,12 @@ struct SignpostsCommand: ParsableCommand {
     func run() throws {
         ShowCommand.keepFreedMemory()
         let querySources = try SourceArguments.resolve(sources)
-        let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
+        let variables = try SourceArguments.variables(for: querySources, overriding: query.boundVariables)
         // Only the records the analysis reads: the SQL part skips the rest inside SQLite.
         let wanted = activities
             ? "(eventType == signpostEvent OR (activityIdentifier != nil AND activityIdentifier != 0))"
             : "eventType == signpostEvent"
-        let user = try predicateFile.map(PredicateFile.read) ?? predicate
+        let user = try query.text()
         let text = user.map { "(\($0)\n) AND \(wanted)" } ?? wanted
         let condition = try PredicateCondition.make(text, variables: variables, zone: zone)
         let selection = RecordSelection(

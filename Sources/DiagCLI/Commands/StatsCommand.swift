@@ -25,12 +25,7 @@ struct StatsCommand: ParsableCommand {
             says which was done.
             """)
 
-    @Option(help: "Count only records that match this predicate.")
-    var predicate: String?
-    @Option(help: "Read the predicate from a file; lines starting with # are comments.", valueName: "file")
-    var predicateFile: String?
-    @Option(name: "var", help: "A value for $NAME in the predicate.", valueName: "name=value")
-    var variables: [String]
+    @OptionGroup var query: PredicateOptions<CountWording>
     @Option(help: "Count records from this time on: \(TimeArgument.accepted).", valueName: "time")
     var start: String?
     @Option(help: "Count records before this time (same forms as --start).", valueName: "time")
@@ -57,12 +52,10 @@ struct StatsCommand: ParsableCommand {
 
     private var zone = DisplayZone.utc
     private var window: (start: Int64?, end: Int64?) = (nil, nil)
-    private var boundVariables: [String: String] = [:]
     private var limit: Int?
     private var lastWindow: LastArgument?
 
     mutating func validate() throws {
-        if predicate != nil, predicateFile != nil { throw ValidationError("--predicate and --predicate-file cannot be used together") }
         if last != nil, start != nil { throw ValidationError("--last and --start cannot be used together") }
         if count != "all" {
             guard let number = Int(count), number > 0 else {
@@ -71,7 +64,6 @@ struct StatsCommand: ParsableCommand {
             limit = number
         }
         zone = try TimezoneArgument.zone(timezone, sources: sources)
-        boundVariables = try VariableArguments.parse(variables)
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
         lastWindow = try last.map(LastArgument.parse)
@@ -81,9 +73,9 @@ struct StatsCommand: ParsableCommand {
     }
 
     mutating func run() throws {
-        let text = StatsSubjects.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, processes: process, senders: sender)
+        let text = StatsSubjects.restrict(try query.text(), processes: process, senders: sender)
         let querySources = try SourceArguments.resolve(sources)
-        let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
+        let variables = try SourceArguments.variables(for: querySources, overriding: query.boundVariables)
         let condition = try text.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
         if let lastWindow {
             window.start = try lastWindow.start(sources: querySources, live: sources.isEmpty, options: ImportOptions(timeZone: zone.timeZone))

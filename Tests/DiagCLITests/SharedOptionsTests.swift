@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The options declared once in DiagCLI/Options and used by several commands: each command that
+/// takes them answers the same way, through the built `diag`.
+@Suite struct SharedOptionsTests {
+    /// The commands whose --predicate, --predicate-file and --var come from `PredicateOptions`.
+    /// (`export` needs its --format before anything else is looked at.)
+    static let predicateCommands: [[String]] = [["stats"], ["export", "--format", "ndjson"], ["signposts"], ["fleet", "show"], ["fleet", "stats"]]
+
+    @Test(arguments: predicateCommands)
+    func predicateAndPredicateFileAreRefusedTogether(command: [String]) throws {
+        let output = try diag(command + ["--predicate", "a == 1", "--predicate-file", "f"])
+        #expect(output.status == 64)
+        #expect(output.stderr.hasPrefix("Error: --predicate and --predicate-file cannot be used together\nUsage: diag \(command.prefix { !$0.hasPrefix("-") }.joined(separator: " "))"),
+                "stderr: \(output.stderr)")
+    }
+
+    @Test(arguments: predicateCommands)
+    func badVariablesAreRefusedWithTheValueAndTheAcceptedForm(command: [String]) throws {
+        let novalue = try diag(command + ["--var", "NOVALUE"])
+        #expect(novalue.status == 64)
+        #expect(novalue.stderr.hasPrefix("Error: The value 'NOVALUE' is invalid for '--var <name=value>'; accepted: NAME=VALUE"), "stderr: \(novalue.stderr)")
+        let badName = try diag(command + ["--var", "1X=2"])
+        #expect(badName.status == 64)
+        #expect(badName.stderr.hasPrefix("Error: The variable name '1X' in '--var 1X=2' is invalid"), "stderr: \(badName.stderr)")
+    }
+
+    @Test(arguments: predicateCommands)
+    func helpListsThePredicateOptionsInTheirPlace(command: [String]) throws {
+        let help = try diag(command + ["--help"]).stdout
+        let rows = ["--predicate <predicate>", "--predicate-file <file>", "--var <name=value>"].map { help.range(of: "  " + $0) }
+        #expect(rows.allSatisfy { $0 != nil }, "help: \(help)")
+        #expect(rows.compactMap { $0?.lowerBound } == rows.compactMap { $0?.lowerBound }.sorted())
+        #expect(help.contains("records that match this predicate\n                          (NSPredicate format, as log show)."))
+    }
+
+    @Test func didYouMeanFindsAGroupedOption() throws {
+        let output = try diag(["stats", "--predicat", "x"])
+        #expect(output.status == 64)
+        #expect(output.stderr.hasPrefix("Error: Unknown option '--predicat' (did you mean '--predicate'?)"), "stderr: \(output.stderr)")
+    }
+
+    @Test func aVariableGivenInTheGroupReachesThePredicate() throws {
+        let folder = try TemporaryDirectory("shared-var")
+        let file = try folder.write("records.ndjson", Fixtures.appleNDJSON)
+        let output = try diag(["stats", file, "--predicate", "messageType == $LEVEL", "--var", "LEVEL=error", "--style", "json"])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        #expect(output.stdout.contains("\"events\":1") || output.stdout.contains("\"events\" : 1"), "stdout: \(output.stdout)")
+    }
+}
