@@ -2,6 +2,7 @@ import DiagCommandLine
 import DiagForward
 import DiagForwardHTTP
 import DiagIngest
+import DiagOTLP
 import DiagProtocol
 import Foundation
 
@@ -54,6 +55,12 @@ struct Diagd: ParsableCommand {
     @Option(name: "syslog-tcp", help: "Also take syslog over TCP (RFC 6587) on HOST:PORT, or PORT on 127.0.0.1.", valueName: "address")
     var syslogTCP: String?
 
+    @Option(name: "otlp-http", help: "Also take OpenTelemetry logs (OTLP/HTTP, POST /v1/logs) on HOST:PORT, or PORT on 127.0.0.1.", valueName: "address")
+    var otlpHTTP: String?
+
+    @Flag(name: "otlp-http-allow-remote", help: "Let --otlp-http listen on an address other machines reach (it has no authentication).")
+    var otlpHTTPAllowRemote = false
+
     @Option(name: "config", help: "Read settings from FILE: `forward URL` lines, `#` comments.", valueName: "file")
     var config: String?
 
@@ -66,6 +73,9 @@ struct Diagd: ParsableCommand {
             if let value, QuantityParsing.byteCount(value) == nil {
                 throw ValidationError("\(flag) '\(value)' is not a size; write a number of bytes with an optional K, M, G or T (e.g. 500M)")
             }
+        }
+        if let otlpHTTP {
+            do { _ = try OTLPHTTPReceiver.address(otlpHTTP, allowRemote: otlpHTTPAllowRemote) } catch { throw ValidationError(error.description) }
         }
         if let maxAge, QuantityParsing.seconds(maxAge) == nil {
             throw ValidationError("--max-age '\(maxAge)' is not an age; write a number with s, m, h or d (e.g. 7d)")
@@ -84,6 +94,10 @@ struct Diagd: ParsableCommand {
         options.forwards = try forwardConfiguration().destinations
         options.syslogSocketPath = syslogSocket
         options.syslogTCP = syslogTCP
+        if let otlpHTTP {
+            options.listeners.append(OTLPHTTPReceiver.factory(
+                address: otlpHTTP, allowRemote: otlpHTTPAllowRemote, maximumConnections: options.maximumConnections))
+        }
         OTLPHTTPSink.register()
         let status = DaemonLauncher.run(options: options)
         if status != 0 { throw ExitCode(status) }
