@@ -15,7 +15,8 @@ public final class OTLPHTTPReceiver: IngestListener {
     static let idleSeconds: UInt32 = 10
     /// How long a request waits for room in the writer's queue (then 429) and for the commit (then 503).
     static let queueWaitSeconds = 2.0
-    static let commitWaitSeconds = 30.0
+    // Below the SDKs' default export timeout (10 s), so that they read the answer rather than give up.
+    static let commitWaitSeconds = 8.0
 
     let address: TCPAddress
     private let intake: RecordIntake

@@ -12,14 +12,14 @@ final class OTLPDaemon {
     let process = Process()
     private let stderrPath: String
 
-    init(extra: [String] = []) throws {
+    init(extra: [String] = [], storePath: String? = nil) throws {
         directory = try TemporaryDirectory("otlp")
         port = try LoopbackPort.free()
-        storePath = directory.file("store").path
+        self.storePath = storePath ?? directory.file("store").path
         stderrPath = directory.file("diagd.stderr").path
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: BuiltProducts.path("diagd"))
-        process.arguments = ["--store", storePath, "--socket", directory.file("diagd.sock").path, "--otlp-http", "127.0.0.1:\(port)"] + extra
+        process.arguments = ["--store", self.storePath, "--socket", directory.file("diagd.sock").path, "--otlp-http", "127.0.0.1:\(port)"] + extra
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
