@@ -26,6 +26,11 @@ public final class OTLPHTTPReceiver: IngestListener {
     private let daemon = Mutex<UInt>(0)
     private let mapping = OTLPRecordMapping(localHostName: RFC5424Encoder.localHostname())
     private let refusals = RefusalReport()
+    /// Bodies inflated and decoded at once. A decoded body takes several times its size (up to
+    /// about 100 MiB within the decoders' bounds): with `--max-connections` of them at once memory
+    /// would follow the connection count, so the others wait here, their bodies read but not yet
+    /// decoded. Decoding is CPU work: more at once than cores would not go faster.
+    private let decoding = DispatchSemaphore(value: 2)
 
     /// What diagd's options make: the address is bound at once, so a taken port fails the start.
     public static func factory(address text: String, allowRemote: Bool, maximumConnections: Int) -> IngestListenerFactory {
@@ -120,25 +125,13 @@ public final class OTLPHTTPReceiver: IngestListener {
     private func answer(_ exchange: OTLPExchange) -> OTLPAnswer {
         let encoding = exchange.encoding
         if exchange.overflowed { return OTLPExchange.tooLarge(announced: nil, encoding: encoding) }
-        var body = exchange.body
-        if exchange.gzip {
-            do {
-                body = try GzipDecoder.inflate(body, limit: OTLPExchange.maximumInflatedBytes)
-            } catch .tooLarge {
-                return .failure(413, "the gzip body inflates past \(OTLPExchange.maximumInflatedBytes) bytes (16 MiB); send smaller batches", encoding: encoding)
-            } catch {
-                return .failure(400, error.description, encoding: encoding)
-            }
+        let decoded: Decoded
+        switch decode(exchange) {
+        case .success(let value): decoded = value
+        case .failure(let refusal): return refusal.answer
         }
-        let request: OTLPLogsRequest
-        do {
-            request = try encoding == .protobuf ? OTLPProtobufDecoder.decode(body) : OTLPJSONDecoder.decode(body)
-        } catch {
-            let status: UInt32 = error.isTooLarge ? 413 : 400
-            return .failure(status, error.description, encoding: encoding)
-        }
-        let (records, sizes, refused) = mapping.records(of: request, now: Int64(Date().timeIntervalSince1970 * 1e9))
-        let message = refused.first.map { "\(refused.count) of \(request.recordCount) log records refused; the first: \($0)" } ?? ""
+        let (records, sizes, refused) = (decoded.records, decoded.sizes, decoded.refused)
+        let message = refused.first.map { "\(refused.count) of \(decoded.count) log records refused; the first: \($0)" } ?? ""
         if records.isEmpty { return .success(rejected: refused.count, message: message, encoding: encoding) }
         switch intake.submit(records, sizes: sizes, queueWait: Self.queueWaitSeconds, commitWait: Self.commitWaitSeconds) {
         case .durable:
@@ -152,6 +145,43 @@ public final class OTLPHTTPReceiver: IngestListener {
         case .stopping:
             return .failure(503, "diagd is stopping; nothing of this request was kept", encoding: encoding, retryAfter: 1)
         }
+    }
+
+    private struct Decoded {
+        var records: [LogRecord]
+        var sizes: [Int]
+        var refused: [String]
+        var count: Int
+    }
+
+    private struct Refusal: Error {
+        let answer: OTLPAnswer
+    }
+
+    /// Inflates, decodes and maps, at most `decoding`'s count at once: memory stays bounded by
+    /// that, not by the connections. The semaphore is released before the wait for the commit.
+    private func decode(_ exchange: OTLPExchange) -> Result<Decoded, Refusal> {
+        let encoding = exchange.encoding
+        decoding.wait()
+        defer { decoding.signal() }
+        var body = exchange.body
+        if exchange.gzip {
+            do {
+                body = try GzipDecoder.inflate(body, limit: OTLPExchange.maximumInflatedBytes)
+            } catch .tooLarge {
+                return .failure(Refusal(answer: .failure(413, "the gzip body inflates past \(OTLPExchange.maximumInflatedBytes) bytes (16 MiB); send smaller batches", encoding: encoding)))
+            } catch {
+                return .failure(Refusal(answer: .failure(400, error.description, encoding: encoding)))
+            }
+        }
+        let request: OTLPLogsRequest
+        do {
+            request = try encoding == .protobuf ? OTLPProtobufDecoder.decode(body) : OTLPJSONDecoder.decode(body)
+        } catch {
+            return .failure(Refusal(answer: .failure(error.isTooLarge ? 413 : 400, error.description, encoding: encoding)))
+        }
+        let (records, sizes, refused) = mapping.records(of: request, now: Int64(Date().timeIntervalSince1970 * 1e9))
+        return .success(Decoded(records: records, sizes: sizes, refused: refused, count: request.recordCount))
     }
 
     private func refused(_ answer: OTLPAnswer) {
@@ -170,42 +200,5 @@ public final class OTLPHTTPReceiver: IngestListener {
         if let seconds = answer.retryAfterSeconds { MHD_add_response_header(response, "Retry-After", "\(seconds)") }
         if let allow = answer.allow { MHD_add_response_header(response, "Allow", allow) }
         return MHD_queue_response(connection, answer.status, response) == .YES
-    }
-}
-
-/// Refused requests in diagd's log: the first reason, then at most one line every 5 s with the
-/// count since, so a client sending garbage in a loop cannot flood the store with reports.
-final class RefusalReport: Sendable {
-    private struct State {
-        var pending = 0
-        var first: String?
-        var lastReport: Int64 = 0
-    }
-
-    private let state = Mutex(State())
-    static let interval: Int64 = 5_000_000_000
-
-    func add(_ reason: String, intake: RecordIntake) {
-        let now = Int64(Date().timeIntervalSince1970 * 1e9)
-        let due = state.withLock { state -> (Int, String)? in
-            state.pending += 1
-            if state.first == nil { state.first = reason }
-            guard now - state.lastReport >= Self.interval else { return nil }
-            defer { state = State(lastReport: now) }
-            return (state.pending, state.first!)
-        }
-        if let (count, first) = due { Self.log(count, first, intake) }
-    }
-
-    func flush(into intake: RecordIntake) {
-        let due = state.withLock { state -> (Int, String)? in
-            defer { state = State(lastReport: state.lastReport) }
-            return state.first.map { (state.pending, $0) }
-        }
-        if let (count, first) = due { Self.log(count, first, intake) }
-    }
-
-    private static func log(_ count: Int, _ first: String, _ intake: RecordIntake) {
-        intake.log(.error, "otlp-http: refused \(count) request\(count == 1 ? "" : "s"); the first: \(first)", category: "otlp")
     }
 }

@@ -19,6 +19,14 @@ struct ProtobufReader {
     }
 
     static let maximumDepth = 32
+    /// Embedded messages in one body (records, attributes, values): each becomes a value in
+    /// memory, so this bounds what a body of tiny messages (2 bytes each) costs to decode.
+    static let maximumMessages = 524_288
+
+    /// The messages left to read in this body, shared by the readers of its embedded messages.
+    final class Budget {
+        var remaining = ProtobufReader.maximumMessages
+    }
 
     let bytes: UnsafeBufferPointer<UInt8>
     private(set) var position: Int
@@ -26,17 +34,19 @@ struct ProtobufReader {
     let depth: Int
     /// The message being read, for errors: "LogRecord".
     let message: String
+    let budget: Budget
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, message: String) {
-        self.init(bytes, range: 0..<bytes.count, depth: 0, message: message)
+        self.init(bytes, range: 0..<bytes.count, depth: 0, message: message, budget: Budget())
     }
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, depth: Int, message: String) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, depth: Int, message: String, budget: Budget) {
         self.bytes = bytes
         position = range.lowerBound
         end = range.upperBound
         self.depth = depth
         self.message = message
+        self.budget = budget
     }
 
     var isAtEnd: Bool { position >= end }
@@ -105,7 +115,13 @@ struct ProtobufReader {
         guard depth + 1 <= Self.maximumDepth else {
             throw failure("messages nest more than \(Self.maximumDepth) deep", at: range.lowerBound)
         }
-        return ProtobufReader(bytes, range: range, depth: depth + 1, message: name)
+        budget.remaining -= 1
+        guard budget.remaining >= 0 else {
+            throw OTLPDecodeError(
+                "protobuf: the body holds more than \(Self.maximumMessages) embedded messages (records, attributes, values); send smaller batches",
+                isTooLarge: true)
+        }
+        return ProtobufReader(bytes, range: range, depth: depth + 1, message: name, budget: budget)
     }
 
     mutating func string(_ field: String) throws(OTLPDecodeError) -> String {

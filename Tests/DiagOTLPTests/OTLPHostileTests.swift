@@ -129,7 +129,20 @@ import TestSupport
         let refused = try RawHTTPConnection.post(port: daemon.port, encoding: "gzip", body: bomb)
         #expect(refused.status == 413)
         #expect(refused.text.contains("the gzip body inflates past 16777216 bytes"), "\(refused.text)")
-        // Held to the bound: diagd's peak resident memory stays far below the 1 GiB it would inflate to.
+        // Bodies of tiny values, which cost far more decoded than on the wire, are counted first.
+        let emptyRecords = "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[" + Array(repeating: "{}", count: 5_000_000).joined(separator: ",") + "]}]}]}"
+        let containers = try RawHTTPConnection.post(
+            port: daemon.port, contentType: "application/json", encoding: "gzip", body: try GzipEncoder().compress(Array(emptyRecords.utf8)))
+        #expect(containers.status == 413)
+        #expect(containers.text.contains("the body holds more than 131072 objects and arrays (5000006)"), "\(containers.text)")
+        var tinyAttributes = ProtobufBytes()
+        tinyAttributes.bytes = Array(repeating: [0x32, 0x00], count: 7 << 20).flatMap { $0 }
+        let messages = try RawHTTPConnection.post(
+            port: daemon.port, encoding: "gzip", body: try GzipEncoder().compress(ProtobufBytes.request(service: "x", records: [tinyAttributes])))
+        #expect(messages.status == 413)
+        #expect(messages.text.contains("the body holds more than 524288 embedded messages"), "\(messages.text)")
+        // Held to the bounds: diagd's peak resident memory stays far below the 1 GiB the bomb
+        // would inflate to, and the gigabytes 5 million parsed JSON objects would take.
         let status = try String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/status", encoding: .utf8)
         let peakLine = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
         let peakKiB = Int(peakLine.split(separator: " ").dropFirst().first ?? "") ?? .max
