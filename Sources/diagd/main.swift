@@ -22,6 +22,10 @@ struct Diagd: ParsableCommand {
             folder resumes after a restart, and a receiver that is down or slow never holds the
             store back (docs/FORWARDING.md). New forwards start with the records committed from
             then on.
+
+            Programs that do not link DiagClient log to diagd through syslog (--syslog-socket,
+            --syslog-tcp) or an OpenTelemetry SDK's OTLP/HTTP exporter (--otlp-http, answered 200
+            once the records are committed; docs/OTLP-RECEIVER.md).
             """,
         version: "diagd 0.1.0")
 
