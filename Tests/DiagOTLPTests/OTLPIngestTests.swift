@@ -65,11 +65,13 @@ import TestSupport
         #expect(daemon.stop() == 0)
     }
 
-    @Test func theOpenTelemetryPythonSDKExportsProtobufIntoTheStore() throws {
+    @Test(arguments: ["none", "gzip"])
+    func theOpenTelemetryPythonSDKExportsProtobufIntoTheStore(compression: String) throws {
         let daemon = try OTLPDaemon()
         let python = try OTelVenv.python()
         let output = try run(python, [OTelVenv.script("otel_send_logs.py")], environment: [
             "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT": daemon.endpoint, "OTEL_SERVICE_NAME": "notifier",
+            "OTEL_EXPORTER_OTLP_COMPRESSION": compression,
         ])
         #expect(output.status == 0, "\(output.stderr)")
         let ids = output.stdout.split(separator: " ").map { String($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
