@@ -6,7 +6,10 @@
 # by omfile to its file, which is not fsynced; OTLP: every POST answered 200, which diagd sends
 # once committed). The sender is Benchmarks/syslog_sender.py, one process, blocking sockets (as
 # syslog(3) is); for OTLP/HTTP it posts protobuf batches of 512 on one keep-alive connection,
-# one at a time, as an SDK's exporter thread does.
+# one at a time, as an SDK's exporter thread does. Beside them, the OpenTelemetry Python SDK's own
+# path (logging -> LoggingHandler -> BatchLogRecordProcessor -> OTLP/HTTP exporter) on at most
+# 200000 of the records, in the private environment Tests/Scripts/otel-venv.sh makes (PyPI):
+# what a Python component reaches, bound by the SDK's own cost per record.
 #
 #   Benchmarks/syslog-otlp.sh [records]     (default 200000)
 set -euo pipefail
@@ -65,17 +68,25 @@ echo "== diagd --otlp-http: the same $COUNT records as OTLP/HTTP protobuf, batch
 START=$(now)
 $SENDER otlp "127.0.0.1:$OTLP_PORT" "$COUNT"
 OTLP_SECONDS=$(awk -v a="$START" -v b="$(now)" 'BEGIN { print b - a }')
+
+SDK_COUNT=$(( COUNT < 200000 ? COUNT : 200000 ))
+echo "== the OpenTelemetry Python SDK (logging -> BatchLogRecordProcessor -> OTLP/HTTP) into diagd: $SDK_COUNT records"
+OTEL_PYTHON=$(sh Tests/Scripts/otel-venv.sh)
+SDK_OUT=$(OTEL_SERVICE_NAME=sync-core OTEL_EXPORTER_OTLP_LOGS_ENDPOINT="http://127.0.0.1:$OTLP_PORT/v1/logs" "$OTEL_PYTHON" Benchmarks/otel_sdk_sender.py "$SDK_COUNT")
+echo "$SDK_OUT"
+SDK_SECONDS=$(echo "$SDK_OUT" | sed -n 's/.*seconds=//p')
 PEAK_KB=$(awk '/VmHWM/ {print $2}' "/proc/$DIAGD_PID/status")
 kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID"; DIAGD_PID=""
 STORED=$(for f in "$WORK"/store/Persist/*.chunk.sqlite; do sqlite3 "$f" "select count(*) from records where process <> 'diagd'" 2>/dev/null || echo 0; done | awk '{s += $1} END {print s}')
 
-awk -v n="$COUNT" -v r="$RSYSLOG_SECONDS" -v s="$SYSLOG_SECONDS" -v j="$NDJSON_SECONDS" -v o="$OTLP_SECONDS" -v lost="${LOST#lost=}" -v stored="$STORED" -v peak="$PEAK_KB" 'BEGIN {
+awk -v n="$COUNT" -v r="$RSYSLOG_SECONDS" -v s="$SYSLOG_SECONDS" -v j="$NDJSON_SECONDS" -v o="$OTLP_SECONDS" -v sdkn="$SDK_COUNT" -v sdk="$SDK_SECONDS" -v lost="${LOST#lost=}" -v stored="$STORED" -v peak="$PEAK_KB" 'BEGIN {
     printf "\n%-52s %12s\n", "", "records/s"
     printf "%-52s %12d\n", "rsyslogd imuxsock -> omfile (reference)", n / r
     printf "%-52s %12d\n", "diagd --syslog-socket -> store, committed", n / s
     printf "%-52s %12d\n", "diagd own socket (NDJSON) -> store, committed", n / j
     printf "%-52s %12d\n", "diagd --otlp-http (protobuf, 512/POST) -> committed", n / o
+    printf "%-52s %12d\n", "OpenTelemetry Python SDK -> diagd --otlp-http (" sdkn ")", sdkn / sdk
     printf "ratio diagd syslog / rsyslog imuxsock: %.2f; diagd syslog / diagd NDJSON: %.2f\n", r / s, j / s
     printf "ratio diagd OTLP / rsyslog imuxsock: %.2f; diagd OTLP / diagd NDJSON: %.2f\n", r / o, j / o
-    printf "syslog datagrams lost by diagd: %d; records stored: %d of %d; diagd peak RSS %.1f MiB\n", lost, stored, 3 * n, peak / 1024
+    printf "syslog datagrams lost by diagd: %d; records stored: %d of %d; diagd peak RSS %.1f MiB\n", lost, stored, 3 * n + sdkn, peak / 1024
 }'
