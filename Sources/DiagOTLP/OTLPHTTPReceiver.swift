@@ -10,12 +10,11 @@ import Synchronization
 /// is answered 200 only once its records are committed, so an SDK's retry of anything else is
 /// the acknowledgement; docs/OTLP-RECEIVER.md has the status codes and the mapping.
 public final class OTLPHTTPReceiver: IngestListener {
-
     /// A connection idle this long (a client that sent its headers, then nothing) is closed.
     static let idleSeconds: UInt32 = 10
     /// How long a request waits for room in the writer's queue (then 429) and for the commit (then 503).
     static let queueWaitSeconds = 2.0
-    // Below the SDKs' default export timeout (10 s), so that they read the answer rather than give up.
+    /// Below the SDKs' default export timeout (10 s), so that they read the answer rather than give up.
     static let commitWaitSeconds = 8.0
 
     let address: TCPAddress
@@ -26,8 +25,8 @@ public final class OTLPHTTPReceiver: IngestListener {
     private let daemon = Mutex<UInt>(0)
     private let mapping = OTLPRecordMapping(localHostName: RFC5424Encoder.localHostname())
     private let refusals = RefusalReport()
-    /// Bodies inflated and decoded at once. A decoded body takes several times its size (up to
-    /// about 100 MiB within the decoders' bounds): with `--max-connections` of them at once memory
+    /// Bodies inflated and decoded at once. A decoded body takes several times its size (about
+    /// 160 MiB at worst within the decoders' bounds): with `--max-connections` of them at once memory
     /// would follow the connection count, so the others wait here, their bodies read but not yet
     /// decoded. Decoding is CPU work: more at once than cores would not go faster.
     private let decoding = DispatchSemaphore(value: 2)
