@@ -23,9 +23,10 @@ struct Diagd: ParsableCommand {
             store back (docs/FORWARDING.md). New forwards start with the records committed from \
             then on.
 
-            Programs that do not link DiagClient log to diagd through syslog (--syslog-socket,
-            --syslog-tcp) or an OpenTelemetry SDK's OTLP/HTTP exporter (--otlp-http, answered 200
-            once the records are committed; docs/OTLP-RECEIVER.md).
+            Programs that do not link DiagClient log to diagd through syslog
+            (--syslog-socket, --syslog-tcp) or an OpenTelemetry SDK's OTLP/HTTP exporter
+            (--otlp-http, answered 200 once the records are committed;
+            docs/OTLP-RECEIVER.md).
             """,
         version: "diagd 0.1.0", manualSection: 8, seeAlso: ["diag(1)"])
 
