@@ -84,9 +84,7 @@ struct BundleCommandOptions {
             case .boot: window.start = LastArgument.bootTime()
             }
         }
-        if let from = window.start, let to = window.end, from >= to {
-            throw ValidationError("--end (\(Timestamp.format(nanoseconds: to))) must come after the start (\(Timestamp.format(nanoseconds: from)))")
-        }
+        _ = try TimeWindow.checked(start: window.start, end: window.end, startName: last == nil ? "--start" : "--last")
         self.output = output
         let lowered = output?.lowercased() ?? ""
         let named = BundleCompression.allCases.first { lowered.hasSuffix($0.fileExtension) }

@@ -32,12 +32,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Write to this file instead of standard output (replaced only once the export succeeds).", valueName: "file")
     var output: String?
     @OptionGroup var query: PredicateOptions<ExportWording>
-    @Option(help: "Export records from this time on: \(TimeArgument.accepted).", valueName: "time")
-    var start: String?
-    @Option(help: "Export records before this time (same forms as --start).", valueName: "time")
-    var end: String?
-    @Option(help: LastArgument.help, valueName: "duration|boot")
-    var last: String?
+    @OptionGroup var span: WindowOptions<ExportWording>
     @Option(help: "Export only this process, by ID or name.", valueName: "pid|name")
     var process: [String]
     @Option(help: "Export only records logged by this sender.", valueName: "name")
@@ -56,12 +51,10 @@ struct ExportCommand: ParsableCommand {
     var sources: [String]
 
     private var zone = DisplayZone.utc
-    private var window: (start: Int64?, end: Int64?) = (nil, nil)
+    private var window = TimeWindow()
     private var facilityCode = 1
-    private var lastWindow: LastArgument?
 
     mutating func validate() throws {
-        if last != nil, start != nil { throw ValidationError("--last and --start cannot be used together") }
         if let code = Int(facility) ?? ForwardDestination.facilityNames.firstIndex(of: facility.lowercased()),
            RFC5424Encoder.facilities.contains(code) {
             facilityCode = code
@@ -76,12 +69,7 @@ struct ExportCommand: ParsableCommand {
             throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
         }
         zone = try TimezoneArgument.zone(timezone, sources: sources)
-        if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
-        if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
-        lastWindow = try last.map(LastArgument.parse)
-        if let start = window.start, let end = window.end, end < start {
-            throw ValidationError("--end is before --start; nothing could match")
-        }
+        window = try span.window(zone: zone)
     }
 
     func run() throws {
@@ -89,10 +77,7 @@ struct ExportCommand: ParsableCommand {
         let querySources = try SourceArguments.resolve(sources)
         let variables = try SourceArguments.variables(for: querySources, overriding: query.boundVariables)
         let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
-        var window = self.window
-        if let lastWindow {
-            window.start = try lastWindow.start(sources: querySources, live: sources.isEmpty, options: ImportOptions(year: year, timeZone: zone.timeZone))
-        }
+        let window = try span.window(zone: zone, sources: querySources, live: sources.isEmpty, options: ImportOptions(year: year, timeZone: zone.timeZone))
         let selection = RecordSelection(
             start: window.start, end: window.end, includeInfo: true, includeDebug: true,
             processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)

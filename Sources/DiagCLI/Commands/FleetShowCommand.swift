@@ -105,9 +105,7 @@ struct FleetWindow {
         if let start { self.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { self.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
         if let last { self.start = Int64(Date().timeIntervalSince1970 * 1e9) - (try TimeArgument.duration(last)) }
-        if let low = self.start, let high = self.end, high < low {
-            throw ValidationError("--end (\(high / 1_000_000_000)) is before --start (\(low / 1_000_000_000)); nothing could match")
-        }
+        _ = try TimeWindow.checked(start: self.start, end: self.end, startName: last == nil ? "--start" : "--last")
     }
 
     /// The query: the bundle resolved, the predicate parsed (a bad one exits 65 with its caret).

@@ -138,9 +138,7 @@ struct ShowCommand: ParsableCommand {
         if sources.filter({ $0 == "-" }).count > 1 {
             throw ValidationError("- (standard input) can be read only once; give it once among the SOURCEs")
         }
-        if let start = window.start, let end = window.end, end < start {
-            throw ValidationError("--end (\(end / 1_000_000_000)) is before --start (\(start / 1_000_000_000)); nothing could match")
-        }
+        _ = try TimeWindow.checked(start: window.start, end: window.end)
     }
 
     func run() throws {

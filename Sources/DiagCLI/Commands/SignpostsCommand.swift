@@ -80,9 +80,7 @@ struct SignpostsCommand: ParsableCommand {
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
         if let last { window.start = Int64(Date().timeIntervalSince1970 * 1e9) - (try TimeArgument.duration(last)) }
-        if let start = window.start, let end = window.end, end < start {
-            throw ValidationError("--end (\(end / 1_000_000_000)) is before --start (\(start / 1_000_000_000)); nothing could match")
-        }
+        _ = try TimeWindow.checked(start: window.start, end: window.end, startName: last == nil ? "--start" : "--last")
     }
 
     func run() throws {

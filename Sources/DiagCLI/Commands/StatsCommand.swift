@@ -26,12 +26,7 @@ struct StatsCommand: ParsableCommand {
             """)
 
     @OptionGroup var query: PredicateOptions<CountWording>
-    @Option(help: "Count records from this time on: \(TimeArgument.accepted).", valueName: "time")
-    var start: String?
-    @Option(help: "Count records before this time (same forms as --start).", valueName: "time")
-    var end: String?
-    @Option(help: LastArgument.help, valueName: "duration|boot")
-    var last: String?
+    @OptionGroup var span: WindowOptions<CountWording>
     @Option(help: "The output style.")
     var style: Style = .human
     @Option(help: "Order the groups by events or bytes.")
@@ -51,12 +46,10 @@ struct StatsCommand: ParsableCommand {
     var sources: [String]
 
     private var zone = DisplayZone.utc
-    private var window: (start: Int64?, end: Int64?) = (nil, nil)
+    private var window = TimeWindow()
     private var limit: Int?
-    private var lastWindow: LastArgument?
 
     mutating func validate() throws {
-        if last != nil, start != nil { throw ValidationError("--last and --start cannot be used together") }
         if count != "all" {
             guard let number = Int(count), number > 0 else {
                 throw ValidationError("The value '\(count)' is invalid for '--count <n|all>'; accepted: a positive number or all")
@@ -64,12 +57,7 @@ struct StatsCommand: ParsableCommand {
             limit = number
         }
         zone = try TimezoneArgument.zone(timezone, sources: sources)
-        if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
-        if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
-        lastWindow = try last.map(LastArgument.parse)
-        if let start = window.start, let end = window.end, end < start {
-            throw ValidationError("--end is before --start; nothing could match")
-        }
+        window = try span.window(zone: zone)
     }
 
     mutating func run() throws {
@@ -77,9 +65,7 @@ struct StatsCommand: ParsableCommand {
         let querySources = try SourceArguments.resolve(sources)
         let variables = try SourceArguments.variables(for: querySources, overriding: query.boundVariables)
         let condition = try text.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
-        if let lastWindow {
-            window.start = try lastWindow.start(sources: querySources, live: sources.isEmpty, options: ImportOptions(timeZone: zone.timeZone))
-        }
+        window = try span.window(zone: zone, sources: querySources, live: sources.isEmpty, options: ImportOptions(timeZone: zone.timeZone))
         var tally = StatsTally()
         let hasFile = querySources.contains { switch $0 { case .file, .appleLog: true; default: false } }
         let method: String, reason: String?

@@ -45,9 +45,7 @@ struct RecordFilter {
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
         self.last = try last.map(LastArgument.parse)
-        if let start = window.start, let end = window.end, end < start {
-            throw ValidationError("--end (\(end / 1_000_000_000)) is before --start (\(start / 1_000_000_000)); nothing could match")
-        }
+        _ = try TimeWindow.checked(start: window.start, end: window.end)
     }
 
     /// Calls `body` with every selected record of `sources` (SOURCE arguments) in time order;
