@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct SharedOptionsTests {
     /// The commands whose --predicate, --predicate-file and --var come from `PredicateOptions`.
     /// (`export` needs its --format before anything else is looked at.)
-    static let predicateCommands: [[String]] = [["stats"], ["export", "--format", "ndjson"], ["signposts"], ["fleet", "show"], ["fleet", "stats"]]
+    static let predicateCommands: [[String]] = [["show"], ["stats"], ["export", "--format", "ndjson"], ["signposts"], ["fleet", "show"], ["fleet", "stats"]]
 
     @Test(arguments: predicateCommands)
     func predicateAndPredicateFileAreRefusedTogether(command: [String]) throws {

@@ -51,7 +51,6 @@ struct ExportCommand: ParsableCommand {
     var sources: [String]
 
     private var zone = DisplayZone.utc
-    private var window = TimeWindow()
     private var facilityCode = 1
 
     mutating func validate() throws {
@@ -69,7 +68,8 @@ struct ExportCommand: ParsableCommand {
             throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
         }
         zone = try TimezoneArgument.zone(timezone, sources: sources)
-        window = try span.window(zone: zone)
+        // The window is checked now, so a bad one is bad usage before any source is read.
+        _ = try span.window(zone: zone)
     }
 
     func run() throws {

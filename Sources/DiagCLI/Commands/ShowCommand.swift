@@ -24,23 +24,9 @@ struct ShowCommand: ParsableCommand {
             command then exits with status 65 after showing everything it could read.
             """)
 
-    @Option(help: "Show only records that match this predicate (NSPredicate format, as log show).")
-    var predicate: String?
+    @OptionGroup var query: PredicateOptions<ShowWording>
 
-    @Option(help: "Read the predicate from a file; lines starting with # are comments.", valueName: "file")
-    var predicateFile: String?
-
-    @Option(name: "var", help: "A value for $NAME in the predicate.", valueName: "name=value")
-    var variables: [String]
-
-    @Option(help: "Show records from this time on: \(TimeArgument.accepted).", valueName: "time")
-    var start: String?
-
-    @Option(help: "Show records before this time (same forms as --start).", valueName: "time")
-    var end: String?
-
-    @Option(help: LastArgument.help, valueName: "duration|boot")
-    var last: String?
+    @OptionGroup var span: WindowOptions<ShowWording>
 
     @Flag(help: "Include Info records.")
     var info: Bool
@@ -104,23 +90,13 @@ struct ShowCommand: ParsableCommand {
     var sources: [String]
 
     private var zone = DisplayZone.utc
-    private var window: (start: Int64?, end: Int64?) = (nil, nil)
-    private var boundVariables: [String: String] = [:]
     private var activityIdentifier: Int64?
-    private var lastWindow: LastArgument?
 
     mutating func validate() throws {
-        if predicate != nil, predicateFile != nil {
-            throw ValidationError("--predicate and --predicate-file cannot be used together")
-        }
-        if last != nil, start != nil {
-            throw ValidationError("--last and --start cannot be used together")
-        }
         zone = try TimezoneArgument.zone(timezone, sources: sources)
         if let year, !(1970...9999).contains(year) {
             throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
         }
-        boundVariables = try VariableArguments.parse(variables)
         try SignpostArgument.validate(signpost: signpost, noSignpost: noSignpost)
         if let activity {
             guard let identifier = ActivityArgument.identifier(activity) else {
@@ -129,31 +105,28 @@ struct ShowCommand: ParsableCommand {
             activityIdentifier = identifier
         }
         for id in patternIDs { try PatternIDArgument.check(id) }
-        if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
-        if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
-        lastWindow = try last.map(LastArgument.parse)
+        // The window is checked now, so a bad one is bad usage before any source is read.
+        _ = try span.window(zone: zone)
         if let lines, lines < 0 {
             throw ValidationError("The value '\(lines)' is invalid for '--lines <n>'; accepted: 0 or more")
         }
         if sources.filter({ $0 == "-" }).count > 1 {
             throw ValidationError("- (standard input) can be read only once; give it once among the SOURCEs")
         }
-        _ = try TimeWindow.checked(start: window.start, end: window.end)
     }
 
     func run() throws {
         Self.keepFreedMemory()
         let predicateText = GrepArgument.restrict(
             SignpostArgument.restrict(
-                ActivityArgument.restrict(try predicateFile.map(PredicateFile.read) ?? predicate, to: activityIdentifier),
+                ActivityArgument.restrict(try query.text(), to: activityIdentifier),
                 includeSignposts: signpost),
             to: grep)
         let querySources = try SourceArguments.resolve(sources)
-        let variables = try SourceArguments.variables(for: querySources, overriding: boundVariables)
+        let variables = try SourceArguments.variables(for: querySources, overriding: query.boundVariables)
         let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
         let options = ImportOptions(year: year, timeZone: zone.timeZone)
-        var window = self.window
-        if let lastWindow { window.start = try lastWindow.start(sources: querySources, live: sources.isEmpty, options: options) }
+        let window = try span.window(zone: zone, sources: querySources, live: sources.isEmpty, options: options)
         let selection = RecordSelection(
             start: window.start, end: window.end, includeInfo: info, includeDebug: debug,
             processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)
