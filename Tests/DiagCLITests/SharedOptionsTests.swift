@@ -49,4 +49,20 @@ import TestSupport
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stdout.contains("\"events\":1") || output.stdout.contains("\"events\" : 1"), "stdout: \(output.stdout)")
     }
+
+    @Test func filterOptionsSelectThroughTheGroup() throws {
+        let folder = try TemporaryDirectory("shared-filter")
+        let file = try folder.write("records.ndjson", Fixtures.appleNDJSON)
+        func count(_ options: [String]) throws -> Int {
+            let output = try diag(["show", "--style", "ndjson"] + options + [file])
+            #expect(output.status == 0, "stderr: \(output.stderr)")
+            return output.stdout.split(separator: "\n").count
+        }
+        #expect(try count([]) == 2)
+        #expect(try count(["--debug"]) == 3)
+        #expect(try count(["--debug", "--process", "transport"]) == 3)
+        #expect(try count(["--debug", "--process", "other"]) == 0)
+        #expect(try count(["--sender", "libTransport.dylib"]) == 2)
+        #expect(try count(["--sender", "libOther.dylib"]) == 0)
+    }
 }

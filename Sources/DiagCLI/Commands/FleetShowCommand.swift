@@ -29,14 +29,7 @@ struct FleetShowCommand: ParsableCommand {
     var end: String?
     @Option(help: "Show records of the last 30s, 5m, 2h or 1d before now.", valueName: "duration")
     var last: String?
-    @Flag(help: "Include Info records.")
-    var info: Bool
-    @Flag(help: "Include Debug records.")
-    var debug: Bool
-    @Option(help: "Show only this process, by ID or name.", valueName: "pid|name")
-    var process: [String]
-    @Option(help: "Show only records logged by this sender (library or module).", valueName: "name")
-    var sender: [String]
+    @OptionGroup var filter: FilterOptions<ShowWording>
     @Option(help: "Show only the records of this activity: its identifier in decimal or 0x hex.", valueName: "id")
     var activity: String?
     @Flag(help: "Include signposts (eventType signpostEvent), as diag show --signpost; left out by default.")
@@ -72,9 +65,7 @@ struct FleetShowCommand: ParsableCommand {
             ActivityArgument.restrict(try query.text(), to: activityIdentifier),
             includeSignposts: signpost)
         let connection = try FleetDatabase.connect(database)
-        let selection = RecordSelection(
-            start: window.start, end: window.end, includeInfo: info, includeDebug: debug,
-            processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)
+        let selection = filter.selection(in: TimeWindow(start: window.start, end: window.end))
         let sink = OutputSink.standardOutput()
         let printer = RecordPrinter(style: style, zone: window.zone, colored: color.enabled(isTerminal: sink.isTerminal), sink: sink)
         try FleetDatabase.reporting {

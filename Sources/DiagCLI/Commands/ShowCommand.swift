@@ -28,17 +28,7 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup var span: WindowOptions<ShowWording>
 
-    @Flag(help: "Include Info records.")
-    var info: Bool
-
-    @Flag(help: "Include Debug records.")
-    var debug: Bool
-
-    @Option(help: "Show only this process, by ID or name.", valueName: "pid|name")
-    var process: [String]
-
-    @Option(help: "Show only records logged by this sender (library or module).", valueName: "name")
-    var sender: [String]
+    @OptionGroup var filter: FilterOptions<ShowWording>
 
     @Flag(help: "Include signposts (eventType signpostEvent), as log show --signpost; left out by default.")
     var signpost: Bool
@@ -127,9 +117,7 @@ struct ShowCommand: ParsableCommand {
         let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
         let options = ImportOptions(year: year, timeZone: zone.timeZone)
         let window = try span.window(zone: zone, sources: querySources, live: sources.isEmpty, options: options)
-        let selection = RecordSelection(
-            start: window.start, end: window.end, includeInfo: info, includeDebug: debug,
-            processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)
+        let selection = filter.selection(in: window)
         let colored = color.enabled(isTerminal: isatty(STDOUT_FILENO) == 1)
         if follow {
             let source = try ShowFollow.check(sources: querySources, style: style, reverse: reverse)
