@@ -76,4 +76,22 @@ import DiagCommandLine
                     "\(command): \(output.stderr)")
         }
     }
+
+    /// patterns and diff said "--last <duration> … before now" while they counted back from the
+    /// sources' newest record and took boot, as show does; the shared help now says so.
+    @Test func patternsLastIsShowsLast() throws {
+        let folder = try TemporaryDirectory("window-patterns-last")
+        let file = try folder.write("records.ndjson", Fixtures.appleNDJSON)
+        // The newest record is at 09:40:03: one second back keeps the Error record of 09:40:02 only.
+        let output = try diag(["patterns", "--style", "ndjson", "--last", "1s", file])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        #expect(output.stdout.split(separator: "\n").count == 1)
+        #expect(output.stdout.contains("retrying after"), "stdout: \(output.stdout)")
+        let boot = try diag(["patterns", "--last", "boot", file])
+        #expect(boot.status == 64)
+        #expect(boot.stderr.hasPrefix("Error: --last boot reads the default store"), "stderr: \(boot.stderr)")
+        for command in ["patterns", "diff"] {
+            #expect(try diag([command, "--help"]).stdout.contains("--last <duration|boot>  Show only the last part of the log"))
+        }
+    }
 }

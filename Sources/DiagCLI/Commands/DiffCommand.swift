@@ -19,26 +19,9 @@ struct DiffCommand: ParsableCommand {
             new patterns with Error or Fault records; 1, 64, 65 as the other commands.
             """)
 
-    @Option(help: "Only records that match this predicate (NSPredicate format, as log show).")
-    var predicate: String?
-    @Option(help: "Read the predicate from a file; lines starting with # are comments.", valueName: "file")
-    var predicateFile: String?
-    @Option(name: "var", help: "A value for $NAME in the predicate.", valueName: "name=value")
-    var variables: [String]
-    @Option(help: "Records from this time on: \(TimeArgument.accepted).", valueName: "time")
-    var start: String?
-    @Option(help: "Records before this time (same forms as --start).", valueName: "time")
-    var end: String?
-    @Option(help: "Records of the last 30s, 5m, 2h or 1d before now.", valueName: "duration")
-    var last: String?
-    @Flag(help: "Include Info records.")
-    var info: Bool
-    @Flag(help: "Include Debug records.")
-    var debug: Bool
-    @Option(help: "Only this process, by ID or name.", valueName: "pid|name")
-    var process: [String]
-    @Option(help: "Only records logged by this sender (library or module).", valueName: "name")
-    var sender: [String]
+    @OptionGroup var query: PredicateOptions<PlainWording>
+    @OptionGroup var span: WindowOptions<PlainWording>
+    @OptionGroup var selection: FilterOptions<PlainWording>
     @Option(help: "The output style: text, or one JSON object with new, gone and changed.")
     var style: PatternStyle = .default
     @Option(help: "Show and read times in this zone: a name (Europe/Paris) or an offset (+0100). Default: $TZ, else UTC.", valueName: "zone")
@@ -56,8 +39,7 @@ struct DiffCommand: ParsableCommand {
 
     mutating func validate() throws {
         filter = try RecordFilter(
-            predicate: predicate, predicateFile: predicateFile, variables: variables, start: start, end: end, last: last,
-            info: info, debug: debug, processes: process, senders: sender, timezone: timezone, year: year)
+            query: query, span: span, filter: selection, timezone: timezone, year: year)
         if style == .ndjson {
             throw ValidationError("The value 'ndjson' is invalid for '--style <style>' of diag diff; accepted: default, json")
         }
