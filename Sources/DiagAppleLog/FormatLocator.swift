@@ -8,6 +8,9 @@ struct FormatLocator {
         var format: String?
         var image: (uuid: AppleUUID, path: String)?
         var missing: String?
+        /// The image that holds the string when it is known but its uuidtext file is not here:
+        /// the record still names it (`senderImageUUID`), as other readers do.
+        var imageUUID: AppleUUID?
     }
 
     func locate(_ tracepoint: FirehoseTracepoint, offset: UInt64) -> Located {
@@ -56,7 +59,7 @@ struct FormatLocator {
             }
             return Located(format: format, image: (uuid, text.imagePath))
         case .failure(let error):
-            return Located(missing: "format string at 0x\(String(offset, radix: 16)) of \(role) \(uuid) not found (\(error.message))")
+            return Located(missing: "format string at 0x\(String(offset, radix: 16)) of \(role) \(uuid) not found (\(error.message))", imageUUID: uuid)
         }
     }
 }
