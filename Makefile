@@ -7,7 +7,8 @@ SWIFT ?= swift
 # `diag fleet` and forwarding, whose tests start a real PostgreSQL 15 and a real rsyslogd.
 # chromium: ReportTriageTests checks report.html's DOM after its script ran (headless --dump-dom).
 # lz4: the reference the tests check DiagAppleLog's own LZ4 decoder against (the product has no LZ4 library).
-APT_PACKAGES := libsqlite3-dev libarchive-dev sqlite3 zstd zlib1g-dev libpq-dev postgresql postgresql-contrib rsyslog chromium lz4
+# python3-venv: ReferenceReaderTests installs an independent tracev3 reader (PyPI) into a private venv.
+APT_PACKAGES := libsqlite3-dev libarchive-dev sqlite3 zstd zlib1g-dev libpq-dev postgresql postgresql-contrib rsyslog chromium lz4 python3-venv
 BENCH_PACKAGES := hyperfine ripgrep time
 FUZZ_SECONDS ?= 30
 CONFIG ?= release
