@@ -81,7 +81,7 @@ struct AppleRecordBuilder {
             record.subsystem = names.subsystem
             record.category = names.category
         }
-        if let frames = tracepoint.backtraceFrames { metadata["backtraceFrames"] = .int(Int64(frames)) }
+        if let backtrace = tracepoint.backtrace { metadata["backtrace"] = backtrace.json }
         var values = tracepoint.values
         var oversizeMissing = false
         if let reference = tracepoint.oversizeReference, values.isEmpty {
