@@ -6,8 +6,9 @@ import TestSupport
 /// The 717 KB tracev3 sample read by `diag show` and by UnifiedLogReader (an independent Python
 /// reader, see ReferenceReaderVenv), compared record by record. Where the two differ by design,
 /// docs/APPLE-LOGS.md ("Checked against an independent reader") says which is right and why;
-/// those fields are left out below, everything else must agree.
-@Suite struct ReferenceReaderTests {
+/// those fields are left out below, everything else must agree. Serialized: the first test to
+/// run installs the reader, and two installing into one venv at once would break it.
+@Suite(.serialized) struct ReferenceReaderTests {
     static let samples = BuiltProducts.fixturesDirectory.appendingPathComponent("apple-unified-logging")
 
     /// The sample with the files both readers need beside it, in the layout both look for.
