@@ -97,6 +97,7 @@ struct AppleRecordBuilder {
         } else if let uuid = located.imageUUID {
             metadata["senderImageUUID"] = .string(uuid.description)
         }
+        if let offset = located.senderOffset { metadata["senderProgramCounter"] = .int(Int64(bitPattern: offset)) }
         record.formatString = located.format
         switch tracepoint.recordType {
         case .log:

@@ -54,6 +54,8 @@ import TestSupport
         let record = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         #expect(record["eventMessage"] as? String == "uploading zone-7, attempt 3")
         let metadata = try #require(record["metadata"] as? [String: Any])
+        // The caller's own offset in the main executable (the tracepoint's program counter).
+        #expect((metadata["senderProgramCounter"] as? NSNumber)?.int64Value == 0x4000)
         let backtrace = try #require(metadata["backtrace"] as? [String: Any])
         let frames = try #require(backtrace["frames"] as? [[String: Any]])
         #expect(frames.count == 4)

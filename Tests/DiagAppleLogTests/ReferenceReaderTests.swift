@@ -52,6 +52,7 @@ import TestSupport
         // The comparison covered what it claims to (counts of this sample).
         #expect(result.compared["timestamp"] == 8654)
         #expect(result.compared["messageType"] == 8158)
+        #expect((result.compared["senderProgramCounter"] ?? 0) >= 2000, "\(result.compared)")
         #expect((result.compared["state dump text"] ?? 0) >= 300 && (result.compared["state dump keys"] ?? 0) >= 100, "\(result.compared)")
     }
 
@@ -158,6 +159,9 @@ import TestSupport
             check("eventType", expected, ours["eventType"], record)
             if let level = levels[type], signpost.isEmpty { check("messageType", level, ours["messageType"], record) }
             check("activityIdentifier", record["ActivityId"], ours["activityIdentifier"] ?? 0, record)
+            if let sender = record["ImageUUID"] as? String, !sender.isEmpty {
+                check("senderProgramCounter", record["ImageOffset"], metadata["senderProgramCounter"], record)
+            }
             if !signpost.isEmpty {
                 check("signpostName", record["SignpostName"], ours["signpostName"], record)
                 check("signpostType", ["end", "begin", "event"].first { signpost.hasSuffix($0) }, ours["signpostType"], record)
