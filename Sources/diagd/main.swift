@@ -22,7 +22,7 @@ struct Diagd: ParsableCommand {
             store back (docs/FORWARDING.md). New forwards start with the records committed from
             then on.
             """,
-        version: "diagd 0.1.0")
+        version: "diagd 0.1.0", manualSection: 8, seeAlso: ["diag(1)"])
 
     @Option(help: "The store directory ($DIAG_STORE, else $XDG_STATE_HOME/diag/system_logs.logarchive).", valueName: "dir")
     var store: String?
