@@ -113,7 +113,8 @@ let package = Package(
         .testTarget(name: "DiagImportTests", dependencies: ["DiagImport", "TestSupport"]),
         .testTarget(name: "DiagGeneratorTests", dependencies: ["DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagPredicateTests", dependencies: ["DiagPredicate", "DiagGenerator", "DiagStore", "TestSupport"]),
-        .testTarget(name: "DiagAppleLogTests", dependencies: ["DiagAppleLog", "TestSupport"]),
+        // Reference/ holds the Python driver of the independent reader ReferenceReaderTests runs.
+        .testTarget(name: "DiagAppleLogTests", dependencies: ["DiagAppleLog", "TestSupport"], exclude: ["Reference"]),
         .testTarget(name: "DiagQueryTests", dependencies: ["DiagQuery", "DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagPatternsTests", dependencies: ["DiagPatterns", "TestSupport"]),
         .testTarget(name: "DiagOutputTests", dependencies: ["DiagOutput", "TestSupport"]),
