@@ -30,14 +30,7 @@ struct SignpostsCommand: ParsableCommand {
 
     @OptionGroup var query: PredicateOptions<ReadWording>
 
-    @Option(help: "Read records from this time on: \(TimeArgument.accepted).", valueName: "time")
-    var start: String?
-
-    @Option(help: "Read records before this time (same forms as --start).", valueName: "time")
-    var end: String?
-
-    @Option(help: "Read records of the last 30s, 5m, 2h or 1d before now.", valueName: "duration")
-    var last: String?
+    @OptionGroup var span: WindowOptions<ReadWording>
 
     @Option(help: "Only this process, by ID or name.", valueName: "pid|name")
     var process: [String]
@@ -67,20 +60,14 @@ struct SignpostsCommand: ParsableCommand {
     var sources: [String]
 
     private var zone = DisplayZone.utc
-    private var window: (start: Int64?, end: Int64?) = (nil, nil)
 
     mutating func validate() throws {
-        if last != nil, start != nil {
-            throw ValidationError("--last and --start cannot be used together")
-        }
         guard (1...10_000_000).contains(openLimit) else {
             throw ValidationError("The value '\(openLimit)' is invalid for '--open-limit <count>'; accepted: 1 to 10000000")
         }
         zone = try TimezoneArgument.zone(timezone)
-        if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
-        if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
-        if let last { window.start = Int64(Date().timeIntervalSince1970 * 1e9) - (try TimeArgument.duration(last)) }
-        _ = try TimeWindow.checked(start: window.start, end: window.end, startName: last == nil ? "--start" : "--last")
+        // The window is checked now, so a bad one is bad usage before any source is read.
+        _ = try span.window(zone: zone)
     }
 
     func run() throws {
@@ -94,6 +81,8 @@ struct SignpostsCommand: ParsableCommand {
         let user = try query.text()
         let text = user.map { "(\($0)\n) AND \(wanted)" } ?? wanted
         let condition = try PredicateCondition.make(text, variables: variables, zone: zone)
+        let options = ImportOptions(year: year, timeZone: zone.timeZone)
+        let window = try span.window(zone: zone, sources: querySources, live: sources.isEmpty, options: options)
         let selection = RecordSelection(
             start: window.start, end: window.end, includeInfo: true, includeDebug: true,
             processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)
@@ -103,7 +92,7 @@ struct SignpostsCommand: ParsableCommand {
         var refused = 0
         do {
             let results = try query.open(querySources, bundleOpener: SourceArguments.bundleOpener,
-                                         options: ImportOptions(year: year, timeZone: zone.timeZone)) { issue in
+                                         options: options) { issue in
                 StandardStream.error.write("\(issue)\n")
             }
             writer.begin()
