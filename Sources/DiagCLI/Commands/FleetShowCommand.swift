@@ -18,17 +18,7 @@ struct FleetShowCommand: ParsableCommand {
             show. $NAME in a predicate takes --var, else the identifier the bundles' manifests agree on.
             """)
 
-    @Option(help: "The PostgreSQL database: postgresql://[user@]host[:port]/database (default: $DIAG_FLEET_DATABASE).", valueName: "url")
-    var database: String?
-    @Option(help: "Show only the records of this bundle: its number or 8+ hex digits of its identity.", valueName: "id")
-    var bundle: String?
-    @OptionGroup var query: PredicateOptions<ShowWording>
-    @Option(help: "Show records from this time on: \(TimeArgument.accepted).", valueName: "time")
-    var start: String?
-    @Option(help: "Show records before this time (same forms as --start).", valueName: "time")
-    var end: String?
-    @Option(help: "Show records of the last 30s, 5m, 2h or 1d before now.", valueName: "duration")
-    var last: String?
+    @OptionGroup var fleet: FleetOptions<ShowWording>
     @OptionGroup var filter: FilterOptions<ShowWording>
     @Option(help: "Show only the records of this activity: its identifier in decimal or 0x hex.", valueName: "id")
     var activity: String?
@@ -56,20 +46,19 @@ struct FleetShowCommand: ParsableCommand {
             }
             activityIdentifier = identifier
         }
-        window = try FleetWindow(variables: query.boundVariables,
-                                 start: start, end: end, last: last, timezone: timezone)
+        window = try FleetWindow(fleet, timezone: timezone)
     }
 
     func run() throws {
         let text = SignpostArgument.restrict(
-            ActivityArgument.restrict(try query.text(), to: activityIdentifier),
+            ActivityArgument.restrict(try fleet.query.text(), to: activityIdentifier),
             includeSignposts: signpost)
-        let connection = try FleetDatabase.connect(database)
+        let connection = try FleetDatabase.connect(fleet.database)
         let selection = filter.selection(in: TimeWindow(start: window.start, end: window.end))
         let sink = OutputSink.standardOutput()
         let printer = RecordPrinter(style: style, zone: window.zone, colored: color.enabled(isTerminal: sink.isTerminal), sink: sink)
         try FleetDatabase.reporting {
-            let query = try window.query(text, selection: selection, bundle: bundle, connection: connection)
+            let query = try window.query(text, selection: selection, bundle: fleet.bundle, connection: connection)
             let reader = try FleetRecordReader(connection: connection, plan: query.plan())
             printer.begin()
             defer { printer.finish() }
@@ -78,9 +67,8 @@ struct FleetShowCommand: ParsableCommand {
     }
 }
 
-/// The options `fleet show` and `fleet stats` share with `diag show`: the window, the zone, the
-/// `--var` values (validated by `PredicateOptions`), and the predicate parsed with the bundles'
-/// identifiers.
+/// What `fleet show` and `fleet stats` make of their `FleetOptions` and zone: the window, the
+/// zone, the `--var` values, and the predicate parsed with the bundles' identifiers.
 struct FleetWindow {
     var zone = DisplayZone.utc
     var start: Int64?
@@ -89,14 +77,12 @@ struct FleetWindow {
 
     init() {}
 
-    init(variables: [String: String], start: String?, end: String?, last: String?, timezone: String?) throws {
-        if last != nil, start != nil { throw ValidationError("--last and --start cannot be used together") }
+    init<Wording>(_ options: FleetOptions<Wording>, timezone: String?) throws {
         zone = try TimezoneArgument.zone(timezone)
-        self.variables = variables
-        if let start { self.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
-        if let end { self.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
-        if let last { self.start = Int64(Date().timeIntervalSince1970 * 1e9) - (try TimeArgument.duration(last)) }
-        _ = try TimeWindow.checked(start: self.start, end: self.end, startName: last == nil ? "--start" : "--last")
+        variables = options.query.boundVariables
+        let window = try options.window(zone: zone)
+        start = window.start
+        end = window.end
     }
 
     /// The query: the bundle resolved, the predicate parsed (a bad one exits 65 with its caret).

@@ -18,17 +18,7 @@ struct FleetStatsCommand: ParsableCommand {
             predicate with a residual is counted record by record, and --style json says which was done.
             """)
 
-    @Option(help: "The PostgreSQL database: postgresql://[user@]host[:port]/database (default: $DIAG_FLEET_DATABASE).", valueName: "url")
-    var database: String?
-    @Option(help: "Count only the records of this bundle: its number or 8+ hex digits of its identity.", valueName: "id")
-    var bundle: String?
-    @OptionGroup var query: PredicateOptions<CountWording>
-    @Option(help: "Count records from this time on: \(TimeArgument.accepted).", valueName: "time")
-    var start: String?
-    @Option(help: "Count records before this time (same forms as --start).", valueName: "time")
-    var end: String?
-    @Option(help: "Count records of the last 30s, 5m, 2h or 1d before now.", valueName: "duration")
-    var last: String?
+    @OptionGroup var fleet: FleetOptions<CountWording>
     @Option(help: "The output style.")
     var style: StatsCommand.Style = .human
     @Option(help: "Order the groups by events or bytes.")
@@ -48,17 +38,16 @@ struct FleetStatsCommand: ParsableCommand {
             }
             limit = number
         }
-        window = try FleetWindow(variables: query.boundVariables,
-                                 start: start, end: end, last: last, timezone: timezone)
+        window = try FleetWindow(fleet, timezone: timezone)
     }
 
     func run() throws {
-        let text = try query.text()
-        let connection = try FleetDatabase.connect(database)
+        let text = try fleet.query.text()
+        let connection = try FleetDatabase.connect(fleet.database)
         let selection = RecordSelection(start: window.start, end: window.end, includeInfo: true, includeDebug: true)
         var tally = StatsTally()
         let plan = try FleetDatabase.reporting {
-            try window.query(text, selection: selection, bundle: bundle, connection: connection).plan()
+            try window.query(text, selection: selection, bundle: fleet.bundle, connection: connection).plan()
         }
         let reason: String? = plan.isExact ? nil : "the predicate has a part SQL cannot decide (a residual)"
         try FleetDatabase.reporting {
