@@ -65,4 +65,19 @@ import TestSupport
         #expect(try count(["--sender", "libTransport.dylib"]) == 2)
         #expect(try count(["--sender", "libOther.dylib"]) == 0)
     }
+
+    /// collect and feedback take the bundle's options from one group: the same rows in both helps
+    /// (feedback's --last said less than it takes: a bare number of seconds and boot).
+    @Test func collectAndFeedbackShareTheBundleRows() throws {
+        func rows(_ command: String) throws -> [Substring] {
+            let help = try diag([command, "--help"]).stdout
+            let start = try #require(help.range(of: "  --output <dir-or-file>"))
+            let end = try #require(help.range(of: "  --store <dir>"))
+            return help[start.lowerBound..<end.upperBound].split(separator: "\n")
+        }
+        let collect = try rows("collect")
+        #expect(collect.count >= 8)
+        #expect(try rows("feedback") == collect)
+        #expect(collect.joined(separator: "\n").contains("or boot."))
+    }
 }

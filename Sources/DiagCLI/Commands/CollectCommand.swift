@@ -19,20 +19,7 @@ struct CollectCommand: ParsableCommand {
             and report.html. Its path is the last line printed.
             """)
 
-    @Option(help: "A folder to write the bundle in, or the bundle's file path.", valueName: "dir-or-file")
-    var output: String?
-    @Option(help: "Start of the window; accepted: \(TimeArgument.accepted).")
-    var start: String?
-    @Option(help: "End of the window (exclusive).")
-    var end: String?
-    @Option(help: "Only the last part of the log: 30s, 5m, 2h, 1d (a bare number is seconds), or boot.")
-    var last: String?
-    @Option(name: "store-file", help: "A component's SQLite store file to snapshot.", valueName: "path")
-    var storeFiles: [String]
-    @Option(help: "How to compress the bundle (default: from the --output extension, else gzip).")
-    var compression: BundleCompression?
-    @Option(help: "The log store directory (default: $DIAG_STORE or the standard one).", valueName: "dir")
-    var store: String?
+    @OptionGroup var bundle: BundleOptions
     @Option(name: "var", help: "NAME=VALUE: an identifier this bundle is about, recorded in the manifest.", valueName: "name=value")
     var variables: [String]
     @Option(help: "An identifier this bundle is about (NAME=VALUE or VALUE), recorded in the manifest.")
@@ -43,11 +30,9 @@ struct CollectCommand: ParsableCommand {
     var size: String?
 
     func run() throws {
-        let options = try BundleCommandOptions(
-            output: output, start: start, end: end, last: last, compression: compression, store: store,
-            variables: variables, identifiers: identifier, timezone: timezone)
+        let options = try bundle.checked(variables: variables, identifiers: identifier, timezone: timezone)
         var request = options.request(kind: .collect)
-        request.storeFiles = try BundleCommandOptions.checkedStoreFiles(storeFiles)
+        request.storeFiles = try BundleCommandOptions.checkedStoreFiles(bundle.storeFiles)
         try options.addDaemonRing(to: &request)
         if let size { return try CollectSizeLimit.collect(request, limit: try CollectSizeLimit.bytes(size)) }
         try BundleCommandOptions.collect(request)

@@ -27,20 +27,7 @@ struct FeedbackCommand: ParsableCommand {
     var predicateFile: String?
     @Flag(help: "Replace user names, host names, addresses and e-mail addresses with placeholders.")
     var redact: Bool
-    @Option(help: "A folder to write the bundle in, or the bundle's file path.", valueName: "dir-or-file")
-    var output: String?
-    @Option(help: "Start of the window; accepted: \(TimeArgument.accepted).")
-    var start: String?
-    @Option(help: "End of the window (exclusive).")
-    var end: String?
-    @Option(help: "Only the last part of the log: 30s, 5m, 2h, 1d.")
-    var last: String?
-    @Option(name: "store-file", help: "A component's SQLite store file to include.", valueName: "path")
-    var storeFiles: [String]
-    @Option(help: "How to compress the bundle (default: from the --output extension, else gzip).")
-    var compression: BundleCompression?
-    @Option(help: "The log store directory (default: $DIAG_STORE or the standard one).", valueName: "dir")
-    var store: String?
+    @OptionGroup var bundle: BundleOptions
     @Option(name: "var", help: "NAME=VALUE for $NAME in the predicate, also recorded in the manifest.", valueName: "name=value")
     var variables: [String]
     @Option(help: "Time zone for --start/--end without a zone (default: local: $TZ, else /etc/localtime; also UTC).")
@@ -57,13 +44,11 @@ struct FeedbackCommand: ParsableCommand {
 
     func run() throws {
         let variables = try VariableArguments.parse(self.variables)
-        let options = try BundleCommandOptions(
-            output: output, start: start, end: end, last: last, compression: compression, store: store,
-            variables: self.variables, identifiers: [], timezone: timezone)
+        let options = try bundle.checked(variables: self.variables, identifiers: [], timezone: timezone)
         var request = options.request(kind: .feedback)
         request.title = title
         request.redact = redact
-        request.storeFiles = try BundleCommandOptions.checkedStoreFiles(storeFiles)
+        request.storeFiles = try BundleCommandOptions.checkedStoreFiles(bundle.storeFiles)
         if let notes { request.notes = try readText(notes, option: "--notes") }
         var text = predicate
         if let predicateFile {
