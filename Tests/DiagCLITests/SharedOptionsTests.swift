@@ -80,4 +80,14 @@ import TestSupport
         #expect(try rows("feedback") == collect)
         #expect(collect.joined(separator: "\n").contains("or boot."))
     }
+
+    @Test(arguments: [["stats"], ["fleet", "stats"]])
+    func statsTableCountIsCheckedByItsGroup(command: [String]) throws {
+        for bad in ["0", "many"] {
+            let output = try diag(command + ["--count", bad])
+            #expect(output.status == 64)
+            #expect(output.stderr.hasPrefix("Error: The value '\(bad)' is invalid for '--count <n|all>'; accepted: a positive number or all"),
+                    "stderr: \(output.stderr)")
+        }
+    }
 }

@@ -19,25 +19,13 @@ struct FleetStatsCommand: ParsableCommand {
             """)
 
     @OptionGroup var fleet: FleetOptions<CountWording>
-    @Option(help: "The output style.")
-    var style: StatsCommand.Style = .human
-    @Option(help: "Order the groups by events or bytes.")
-    var sort: StatsCommand.SortKey = .events
-    @Option(help: "Show this many groups per table, or all (levels and minutes are always all).", valueName: "n|all")
-    var count: String = "10"
+    @OptionGroup var table: StatsTableOptions
     @Option(help: "Show and read times in this zone (default: local: $TZ, else /etc/localtime; also UTC).", valueName: "zone")
     var timezone: String?
 
     private var window = FleetWindow()
-    private var limit: Int?
 
     mutating func validate() throws {
-        if count != "all" {
-            guard let number = Int(count), number > 0 else {
-                throw ValidationError("The value '\(count)' is invalid for '--count <n|all>'; accepted: a positive number or all")
-            }
-            limit = number
-        }
         window = try FleetWindow(fleet, timezone: timezone)
     }
 
@@ -61,9 +49,9 @@ struct FleetStatsCommand: ParsableCommand {
                 while let record = try reader.next() { tally.add(record) }
             }
         }
-        let report = StatsReport(tally: tally, sort: sort, limit: limit, zone: window.zone)
+        let report = StatsReport(tally: tally, sort: table.sort, limit: table.limit, zone: window.zone)
         let sink = OutputSink.standardOutput()
-        switch style {
+        switch table.style {
         case .human: sink.write(report.human(method: plan.isExact ? "sql-aggregate" : "streamed", reason: reason, predicate: text))
         case .json: sink.write(report.json(method: plan.isExact ? "sql-aggregate" : "streamed", residual: !plan.isExact, reason: reason, predicate: text))
         }

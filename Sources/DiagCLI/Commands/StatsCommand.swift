@@ -27,12 +27,7 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup var query: PredicateOptions<CountWording>
     @OptionGroup var span: WindowOptions<CountWording>
-    @Option(help: "The output style.")
-    var style: Style = .human
-    @Option(help: "Order the groups by events or bytes.")
-    var sort: SortKey = .events
-    @Option(help: "Show this many groups per table, or all (levels and minutes are always all).", valueName: "n|all")
-    var count: String = "10"
+    @OptionGroup var table: StatsTableOptions
     @Option(help: TimezoneArgument.help, valueName: "zone")
     var timezone: String?
     // log stats' subjects (StatsSubjects.swift).
@@ -47,15 +42,8 @@ struct StatsCommand: ParsableCommand {
 
     private var zone = DisplayZone.utc
     private var window = TimeWindow()
-    private var limit: Int?
 
     mutating func validate() throws {
-        if count != "all" {
-            guard let number = Int(count), number > 0 else {
-                throw ValidationError("The value '\(count)' is invalid for '--count <n|all>'; accepted: a positive number or all")
-            }
-            limit = number
-        }
         zone = try TimezoneArgument.zone(timezone, sources: sources)
         window = try span.window(zone: zone)
     }
@@ -77,9 +65,9 @@ struct StatsCommand: ParsableCommand {
             method = "streamed"
             reason = hasFile ? "a plain log file is read record by record" : "the predicate has a part SQL cannot decide (a residual)"
         }
-        let report = StatsReport(tally: tally, sort: sort, limit: limit, zone: zone)
+        let report = StatsReport(tally: tally, sort: table.sort, limit: table.limit, zone: zone)
         let sink = OutputSink.standardOutput()
-        switch style {
+        switch table.style {
         case .human: sink.write(report.human(method: method, reason: reason, predicate: text, overview: overview))
         case .json: sink.write(report.json(method: method, residual: condition?.residual != nil, reason: reason, predicate: text))
         }
