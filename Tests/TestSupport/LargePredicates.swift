@@ -52,7 +52,8 @@ public enum LargePredicates {
     public static func nestedGroups(_ depth: Int, threadIDs: [Int64]) -> String {
         var text = "process == \"scheduler\""
         for level in (0..<depth).reversed() {
-            let term = level % 2 == 0 ? "threadID == \(threadIDs[level % threadIDs.count])" : "process != \"absent\(level)\""
+            // One thread of the records, the other levels' values absent: some records, not all.
+            let term = level % 2 == 1 ? "process != \"absent\(level)\"" : level == 0 ? "threadID == \(threadIDs[0])" : "threadID == \(-level)"
             text = "(\(term) \(level % 2 == 0 ? "OR" : "AND") \(text))"
         }
         return text
