@@ -39,6 +39,8 @@ struct CollectCommand: ParsableCommand {
     var identifier: [String]
     @Option(help: "Time zone for --start/--end without a zone: local (the default: $TZ, else /etc/localtime), UTC, a name or an offset.")
     var timezone: String?
+    @Option(help: "Keep the bundle within SIZE bytes (K, M, G suffixes), with the newest records that fit, as log collect --size; summaries/left-out.txt says what was left out.", valueName: "size")
+    var size: String?
 
     func run() throws {
         let options = try BundleCommandOptions(
@@ -47,6 +49,7 @@ struct CollectCommand: ParsableCommand {
         var request = options.request(kind: .collect)
         request.storeFiles = try BundleCommandOptions.checkedStoreFiles(storeFiles)
         try options.addDaemonRing(to: &request)
+        if let size { return try CollectSizeLimit.collect(request, limit: try CollectSizeLimit.bytes(size)) }
         try BundleCommandOptions.collect(request)
     }
 }
