@@ -45,6 +45,19 @@ public final class DaemonSession {
         if let subsystem { request["subsystem"] = .string(subsystem) }
         if let category { request["category"] = .string(category) }
         if let mode { request["mode"] = .string(mode) }
+        return try exchangeConfig(request)
+    }
+
+    /// Removes the setting of a category, of a subsystem (with its categories'), or with neither,
+    /// every setting, as `log config --reset`; returns the settings now in force, as `configure`.
+    public func resetConfiguration(subsystem: String?, category: String?) throws(DiagClientError) -> [String] {
+        var request: [String: JSONValue] = ["reset": .bool(true)]
+        if let subsystem { request["subsystem"] = .string(subsystem) }
+        if let category { request["category"] = .string(category) }
+        return try exchangeConfig(request)
+    }
+
+    private func exchangeConfig(_ request: [String: JSONValue]) throws(DiagClientError) -> [String] {
         try send(["config": .object(request)])
         let reply = try nextReply()
         if let error = reply["error"]?.stringValue { throw DiagClientError(error) }

@@ -12,6 +12,8 @@ enum ClientMessage {
     /// `{"config": {...}}`: change and persist the level setting of a subsystem or category;
     /// `{"config": {}}` (no mode) only asks for the settings in force.
     case configure(LevelSetting?)
+    /// `{"config": {"reset": true, ...}}`: remove a setting, or every one (`diag config --reset`).
+    case resetLevels(LevelReset)
     /// `{"stats": true}`: the daemon's counters.
     case stats
 
@@ -58,6 +60,9 @@ enum ClientMessage {
         case "stats": return .stats
         case "subscribe": return .subscribe(try StreamRequest(json: value))
         default:
+            if case .object(let members) = value, let reset = members["reset"], !reset.isNull {
+                return .resetLevels(try LevelReset(json: value))
+            }
             if case .object(let members) = value, members["mode"] == nil || members["mode"]!.isNull {
                 guard members.values.allSatisfy(\.isNull) else {
                     throw ProtocolError("'config' needs 'mode' (e.g. \"level:debug,persist:info\") to change a setting; {\"config\": {}} lists them")

@@ -93,6 +93,14 @@ struct ConnectionHandler {
                 } catch {
                     connection.send(.object(["error": .string(error.description), "line": .int(Int64(number))]))
                 }
+            case .resetLevels(let reset):
+                do {
+                    let settings = try context.levels.reset(reset)
+                    context.log.log(.default, "level setting reset by pid \(connection.peer.processID): \(reset.json.compactText)", category: "config")
+                    connection.send(.object(["configured": .array(settings.map(\.json))]))
+                } catch {
+                    connection.send(.object(["error": .string(error.description), "line": .int(Int64(number))]))
+                }
             case .subscribe(let request):
                 finish(&batch)
                 return request

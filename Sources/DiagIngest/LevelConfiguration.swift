@@ -118,13 +118,25 @@ final class LevelConfiguration: Sendable {
                 throw IngestError("the \(label) name is \(name.utf8.count) bytes; at most \(Self.maximumNameBytes) are accepted")
             }
         }
-        // The file is written under the lock so two concurrent changes cannot land out of order.
-        return try state.withLock { (current: inout Snapshot) throws(IngestError) -> [LevelSetting] in
-            var updated = current
+        return try change { (updated: inout Snapshot, current: Snapshot) throws(IngestError) in
             updated.apply(setting)
             guard updated.settings.count <= Self.maximumSettings || updated.settings.count <= current.settings.count else {
                 throw IngestError("diagd keeps at most \(Self.maximumSettings) level settings; change an existing one instead")
             }
+        }
+    }
+
+    /// Removes a setting (or every one), writes the file, and returns every setting now in force.
+    func reset(_ reset: LevelReset) throws(IngestError) -> [LevelSetting] {
+        try change { (updated: inout Snapshot, _: Snapshot) throws(IngestError) in updated.remove(reset) }
+    }
+
+    /// Applies `edit` to a copy of the settings, writes it, then makes it the one in force.
+    private func change(_ edit: (inout Snapshot, Snapshot) throws(IngestError) -> Void) throws(IngestError) -> [LevelSetting] {
+        // The file is written under the lock so two concurrent changes cannot land out of order.
+        return try state.withLock { (current: inout Snapshot) throws(IngestError) -> [LevelSetting] in
+            var updated = current
+            try edit(&updated, current)
             var writer = JSONWriter()
             writer.append(.object(["settings": .array(updated.settings.map(\.json))]))
             writer.bytes.append(UInt8(ascii: "\n"))

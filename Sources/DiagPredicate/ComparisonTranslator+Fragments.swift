@@ -56,15 +56,18 @@ enum LiteralSQL {
             return SQLFragment(sql: "\(column) IN (\(placeholders))", bindings: live.flatMap(\.bindings), exact: exact, indexes: indexes)
         }
         if live.count == 1 { return live[0] }
-        return SQLFragment(sql: live.map { "(\($0.sql))" }.joined(separator: " OR "), bindings: live.flatMap(\.bindings), exact: exact, indexes: indexes)
+        var joined = SQLShape.join(live, with: " OR ", exact: exact)
+        joined.indexes = indexes
+        return joined
     }
 
     static func allOf(_ parts: [SQLFragment]) -> SQLFragment {
         if parts.contains(where: { $0.sql == "0" }) { return .alwaysFalse }
         let live = parts.filter { $0.sql != "1" }
         if live.isEmpty { return .alwaysTrue }
-        return SQLFragment(sql: live.map { "(\($0.sql))" }.joined(separator: " AND "), bindings: live.flatMap(\.bindings),
-                           exact: live.allSatisfy(\.exact), indexes: Array(Set(live.flatMap(\.indexes))).sorted())
+        var joined = SQLShape.join(live, with: " AND ", exact: live.allSatisfy(\.exact))
+        joined.indexes = Array(Set(live.flatMap(\.indexes))).sorted()
+        return joined
     }
 
     /// Strings starting with `prefix` are those ≥ prefix and < prefix with its last scalar

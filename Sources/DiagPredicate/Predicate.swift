@@ -19,9 +19,10 @@ public struct Predicate: Sendable, CustomStringConvertible {
     }
 
     /// Parses `text`; `variables` bind `$NAME` (a value that reads as a number is a number);
-    /// date literals without a zone are read in `dateZone`.
-    public static func parse(_ text: String, variables: [String: String] = [:], dateZone: DateLiteralZone = .utc) throws(PredicateError) -> Predicate {
-        var parser = PredicateParser(text, variables: variables, dateZone: dateZone)
+    /// date literals without a zone are read in `dateZone`. `enclosingLevels` (at most 16) are the
+    /// parentheses the caller wrapped around the user's text, not counted toward its 256 levels.
+    public static func parse(_ text: String, variables: [String: String] = [:], dateZone: DateLiteralZone = .utc, enclosingLevels: Int = 0) throws(PredicateError) -> Predicate {
+        var parser = PredicateParser(text, variables: variables, dateZone: dateZone, enclosingLevels: enclosingLevels)
         return Predicate(node: try parser.parse())
     }
 

@@ -9,11 +9,15 @@ struct PredicateParser {
     let variables: [String: String]
     let dateZone: DateLiteralZone
     private var depth = 0
+    /// Levels the caller's own text wraps around the user's predicate (`(P) AND c`), allowed
+    /// beyond `maximumDepth` so that a predicate `predicate check` accepts runs wrapped too.
+    private let enclosingLevels: Int
 
-    init(_ text: String, variables: [String: String], dateZone: DateLiteralZone = .utc) {
+    init(_ text: String, variables: [String: String], dateZone: DateLiteralZone = .utc, enclosingLevels: Int = 0) {
         lexer = PredicateLexer(text)
         self.variables = variables
         self.dateZone = dateZone
+        self.enclosingLevels = max(0, min(enclosingLevels, 16))
     }
 
     func error(_ kind: PredicateError.Kind, _ message: String, at offset: Int) -> PredicateError {
@@ -38,7 +42,7 @@ struct PredicateParser {
 
     private mutating func enter(at offset: Int, _ construct: String) throws(PredicateError) {
         depth += 1
-        if depth > Self.maximumDepth {
+        if depth > Self.maximumDepth + enclosingLevels {
             throw error(.nestingTooDeep, "predicate nested too deeply: more than \(Self.maximumDepth) levels of \(construct)", at: offset)
         }
     }

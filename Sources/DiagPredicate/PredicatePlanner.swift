@@ -8,9 +8,19 @@ struct SQLFragment {
     var exact: Bool
     /// The indexes of docs/ARCHITECTURE.md that can serve it.
     var indexes: [String] = []
+    /// Its deepest parenthesis nesting (SQLShape keeps it under the parsers' limits).
+    var nesting: Int
 
-    static let alwaysTrue = SQLFragment(sql: "1", bindings: [], exact: true)
-    static let alwaysFalse = SQLFragment(sql: "0", bindings: [], exact: true)
+    init(sql: String, bindings: [SQLValue], exact: Bool, indexes: [String] = [], nesting: Int? = nil) {
+        self.sql = sql
+        self.bindings = bindings
+        self.exact = exact
+        self.indexes = indexes
+        self.nesting = nesting ?? SQLShape.nesting(of: sql)
+    }
+
+    static let alwaysTrue = SQLFragment(sql: "1", bindings: [], exact: true, nesting: 0)
+    static let alwaysFalse = SQLFragment(sql: "0", bindings: [], exact: true, nesting: 0)
 
     static func constant(_ value: Bool) -> SQLFragment { value ? .alwaysTrue : .alwaysFalse }
 }
@@ -25,14 +35,20 @@ struct PredicatePlanner {
         let conjuncts: [PredicateNode] = if case .and(let children) = root { children } else { [root] }
         var sqlParts: [SQLFragment] = []
         var residualParts: [PredicateNode] = []
+        var budget = SQLShape.maximumBindings
         for conjunct in conjuncts {
-            let fragment = translate(conjunct)
+            // A conjunct past the binding budget is left to the residual (SQLShape).
+            var fragment = translate(conjunct)
+            if let bound = fragment?.bindings.count {
+                if bound > budget { fragment = nil } else { budget -= bound }
+            }
             if let fragment { sqlParts.append(fragment) }
             if fragment?.exact != true { residualParts.append(conjunct) }
         }
         // A conjunct that is always true adds nothing to the WHERE clause.
         sqlParts.removeAll { $0.sql == "1" }
-        let sqlWhere = sqlParts.isEmpty ? nil : sqlParts.map { sqlParts.count > 1 ? "(\($0.sql))" : $0.sql }.joined(separator: " AND ")
+        sqlParts = SQLShape.inequalityLists(sqlParts)
+        let sqlWhere = sqlParts.isEmpty ? nil : sqlParts.count == 1 ? sqlParts[0].sql : SQLShape.join(sqlParts, with: " AND ", exact: true).sql
         let bindings = sqlParts.flatMap(\.bindings)
         let residual: Predicate? = switch residualParts.count {
         case 0: nil
@@ -49,14 +65,24 @@ struct PredicatePlanner {
         return plan
     }
 
+    /// The node's SQL, or nil when SQL cannot narrow its records or the SQL would not fit the
+    /// parsers' limits (SQLShape): the residual then decides.
     func translate(_ node: PredicateNode) -> SQLFragment? {
+        guard let fragment = translateUnbounded(node), SQLShape.fits(fragment) else { return nil }
+        return fragment
+    }
+
+    private func translateUnbounded(_ node: PredicateNode) -> SQLFragment? {
         switch node {
         case .constant(let value):
             return .constant(value)
+        case .not(.not(let child)):
+            // NOT NOT x is x, with NULL read as false on both sides: one level less to nest.
+            return translate(child)
         case .not(let child):
             guard let inner = translate(child), inner.exact else { return nil }
             if inner.sql == "1" || inner.sql == "0" { return .constant(inner.sql == "0") }
-            return SQLFragment(sql: "NOT coalesce(\(inner.sql), 0)", bindings: inner.bindings, exact: true)
+            return SQLFragment(sql: "NOT coalesce(\(inner.sql), 0)", bindings: inner.bindings, exact: true, nesting: inner.nesting + 1)
         case .and(let children):
             let parts = children.map(translate)
             let present = parts.compactMap { $0 }
@@ -65,9 +91,7 @@ struct PredicatePlanner {
             let kept = present.filter { $0.sql != "1" }
             let exact = present.count == parts.count && present.allSatisfy(\.exact)
             guard !kept.isEmpty else { return exact ? .alwaysTrue : nil }
-            return SQLFragment(
-                sql: kept.map { "(\($0.sql))" }.joined(separator: " AND "), bindings: kept.flatMap(\.bindings),
-                exact: exact, indexes: kept.flatMap(\.indexes))
+            return SQLShape.join(SQLShape.inequalityLists(kept), with: " AND ", exact: exact)
         case .or(let children):
             var parts: [SQLFragment] = []
             for child in children {
@@ -75,12 +99,10 @@ struct PredicatePlanner {
                 parts.append(part)
             }
             if parts.contains(where: { $0.sql == "1" && $0.exact }) { return .alwaysTrue }
-            let kept = parts.filter { $0.sql != "0" }
+            let kept = SQLShape.equalityLists(parts.filter { $0.sql != "0" })
             let exact = parts.allSatisfy(\.exact)
             guard !kept.isEmpty else { return .alwaysFalse }
-            return SQLFragment(
-                sql: kept.map { "(\($0.sql))" }.joined(separator: " OR "), bindings: kept.flatMap(\.bindings),
-                exact: exact, indexes: kept.flatMap(\.indexes))
+            return SQLShape.join(kept, with: " OR ", exact: exact)
         case .comparison(let comparison):
             return ComparisonTranslator.translate(comparison)
         }

@@ -106,9 +106,8 @@ private struct ParallelBlocks {
     }
 
     /// Hands the tasks to the threads in order, never more than `window` tasks ahead of the
-    /// one being written: each task's output waits whole in its channel, so memory stays at
-    /// `window` tasks' output (a few MiB: `RecordCursor.recordsPerSlice`, or a quarter of a
-    /// narrow window).
+    /// one being written; each task's output waits in its channel, bounded by
+    /// `channelCapacity`, so memory stays at `bufferedBytes` however large a task is.
     final class Schedule: @unchecked Sendable {
         // Safe: every field is read and written with `condition` locked.
         private let condition = NSCondition()
@@ -149,9 +148,22 @@ private struct ParallelBlocks {
         }
     }
 
+    /// Bytes of NDJSON waiting in all channels together, at most (issue 13, item 6): each of
+    /// the `window` tasks ahead may hold its share; a thread whose task's share is full waits
+    /// for the writer (and so does a slow reader on the pipe hold every thread), whatever the
+    /// size of the records or of a task.
+    static let bufferedBytes = 24 << 20
+
+    /// Blocks one task's channel holds: its share of `bufferedBytes`, at least two.
+    static func channelCapacity(window: Int) -> Int {
+        max(2, bufferedBytes / (window * StoreRows.blockSize))
+    }
+
     func run(_ body: ([UInt8], Int) throws -> Void) throws {
-        let channels = tasks.map { _ in BatchChannel<NDJSONBlock>(capacity: .max) }
-        let schedule = Schedule(count: tasks.count, window: threads + 1)
+        let window = threads + 1
+        let capacity = Self.channelCapacity(window: window)
+        let channels = tasks.map { _ in BatchChannel<NDJSONBlock>(capacity: capacity) }
+        let schedule = Schedule(count: tasks.count, window: window)
         let group = DispatchGroup()
         let (tasks, messageResidual, offsets) = (tasks, messageResidual, offsets)
         for _ in 0..<min(threads, tasks.count) {

@@ -92,3 +92,84 @@ struct LevelSettingBoundTests {
         #expect(!listed.stdout.contains(huge))
     }
 }
+
+/// `diag config --reset` as `log config --reset` (issue 13, item 10): one category, one subsystem
+/// with its categories, or every setting, removed in the running diagd and in its file.
+struct LevelSettingResetTests {
+    func config(_ daemon: RunningDaemon, _ arguments: [String]) throws -> ProcessOutput {
+        try run(BuiltProducts.path("diag"), ["config", "--socket", daemon.socketPath] + arguments)
+    }
+
+    @Test func resetRemovesOneSettingOrAll() throws {
+        let daemon = try RunningDaemon()
+        defer { daemon.stop() }
+        for arguments in [
+            ["--mode", "persist:default"],
+            ["--subsystem", "com.example.sync", "--mode", "level:debug,persist:debug"],
+            ["--subsystem", "com.example.sync", "--category", "upload", "--mode", "level:info"],
+            ["--subsystem", "com.example.sync", "--category", "push", "--mode", "level:default"],
+            ["--subsystem", "com.example.other", "--mode", "persist:debug"],
+        ] {
+            let set = try config(daemon, arguments)
+            #expect(set.status == 0, "\(arguments): \(set.stderr)")
+        }
+        func lines() throws -> [String] {
+            let listed = try config(daemon, [])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            return listed.stdout.split(separator: "\n").map(String.init)
+        }
+        #expect(try lines().count == 5)
+
+        // One category: its line goes, its subsystem's and sibling's stay.
+        let category = try config(daemon, ["--reset", "--subsystem", "com.example.sync", "--category", "upload"])
+        #expect(category.status == 0, "\(category.stderr)")
+        #expect(!category.stdout.contains("com.example.sync:upload"))
+        #expect(category.stdout.contains("com.example.sync:push level:default"))
+        #expect(category.stdout.contains("com.example.sync level:debug,persist:debug"))
+
+        // Records follow the settings now in force: debug of com.example.sync is stored.
+        let client = try RawClient(path: daemon.socketPath)
+        client.write(#"{"eventMessage":"upload debug kept","subsystem":"com.example.sync","category":"upload","messageType":"Debug"}"# + "\n")
+        client.write(#"{"sync":1}"# + "\n")
+        #expect(client.readReply()?["synced"]?.int64Value == 1)
+        #expect(try daemon.clientRecords().map(\.eventMessage).contains("upload debug kept"))
+
+        // A subsystem: its setting and its categories' go; the reset survives a restart.
+        let subsystem = try config(daemon, ["--reset", "--subsystem", "com.example.sync"])
+        #expect(subsystem.status == 0, "\(subsystem.stderr)")
+        #expect(!subsystem.stdout.contains("com.example.sync"))
+        #expect(subsystem.stdout.contains("com.example.other persist:debug"))
+        daemon.stop()
+        try daemon.start()
+        let afterRestart = try lines()
+        #expect(afterRestart.count == 2, "\(afterRestart)")
+        #expect(!afterRestart.joined().contains("com.example.sync"))
+
+        // A setting never made: nothing changes, no error (as log config).
+        let absent = try config(daemon, ["--reset", "--subsystem", "com.example.never"])
+        #expect(absent.status == 0, "\(absent.stderr)")
+        #expect(try lines() == afterRestart)
+
+        // Everything: only the default remains.
+        let all = try config(daemon, ["--reset"])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(try lines() == ["(all) level:debug,persist:info"])
+
+        let both = try config(daemon, ["--reset", "--mode", "level:debug"])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("--reset and --mode cannot be used together"))
+    }
+
+    /// A raw reset request with a mode or a reset that is not true is refused with what is accepted.
+    @Test func badResetRequestsAreRefused() throws {
+        let daemon = try RunningDaemon()
+        defer { daemon.stop() }
+        let client = try RawClient(path: daemon.socketPath)
+        client.write(#"{"config":{"reset":true,"mode":"level:debug"}}"# + "\n")
+        #expect(client.readReply()?["error"]?.stringValue?.contains("unknown key 'mode' in a 'config' reset") == true)
+        client.write(#"{"config":{"reset":"yes"}}"# + "\n")
+        #expect(client.readReply()?["error"]?.stringValue?.contains("'config.reset' must be true") == true)
+        client.write(#"{"config":{"reset":true,"category":"x"}}"# + "\n")
+        #expect(client.readReply()?["error"]?.stringValue?.contains("'config.category' needs 'config.subsystem'") == true)
+    }
+}

@@ -100,8 +100,14 @@ import TestSupport
         for part in parts { read += try part.open(connections: connections).all() }
         #expect(read == expected, "the parts in order give the cursor's records")
         #expect(connections.opened == 2, "each chunk opened once for all its slices")
-        // As many chunks as twice the threads already keep them busy: one part each.
-        #expect(try reader.records(filter: window).disjointParts(threads: 1)?.count == 2)
+        // With one thread, two tasks of 6,000 (never fewer than twice the threads), cut across
+        // the chunks the same way; a task never holds more than about a slice's records
+        // (`recordsPerSlice`), so that the output waiting for the writer stays bounded.
+        let single = try #require(reader.records(filter: window).disjointParts(threads: 1))
+        #expect(single.map(\.task) == [0, 0, 1])
+        let wide = StoreFilter(whereSQL: "process = ?", bindings: [.text("transport")])
+        let wideParts = try #require(reader.records(filter: wide).disjointParts(threads: 1))
+        #expect(Set(wideParts.map(\.task)).count == Int((20_000.0 / Double(RecordCursor.recordsPerSlice)).rounded(.up)))
     }
 
     @Test func settledChunksAreReadWithoutLocksOrWALFiles() throws {

@@ -14,7 +14,8 @@ struct ConfigCommand: ParsableCommand {
             L one of debug, info, default. The default is level:debug,persist:info. A category's mode \
             overrides its subsystem's, which overrides the global one (no --subsystem). diagd keeps \
             the settings in its store, so they survive a restart. Without --mode, the settings in force \
-            are listed.
+            are listed. --reset removes the setting of --subsystem (and its categories') or of \
+            --category, or with neither every setting, as log config --reset does.
             """)
 
     @Option(help: "The subsystem to configure, e.g. com.example.sync.", valueName: "subsystem")
@@ -25,6 +26,9 @@ struct ConfigCommand: ParsableCommand {
 
     @Option(help: "level:debug|info|default and/or persist:debug|info|default, comma-separated.", valueName: "mode")
     var mode: String?
+
+    @Flag(help: "Remove the setting of --subsystem (with its categories') or --category; with neither, every setting.")
+    var reset: Bool
 
     @Option(help: "diagd's socket (default: $DIAG_SOCKET, else $XDG_RUNTIME_DIR/diag/diagd.sock, else <store>/diagd.sock).", valueName: "path")
     var socket: String?
@@ -40,7 +44,10 @@ struct ConfigCommand: ParsableCommand {
                 throw ValidationError("The value '\(mode)' is invalid for '--mode <mode>': \(error)")
             }
         }
-        if mode == nil && (subsystem != nil || category != nil) {
+        if reset && mode != nil {
+            throw ValidationError("--reset and --mode cannot be used together: --reset removes a setting, --mode changes it")
+        }
+        if mode == nil && !reset && (subsystem != nil || category != nil) {
             throw ValidationError("--subsystem and --category need --mode (e.g. --mode level:debug,persist:info); without them the settings are listed")
         }
     }
@@ -49,7 +56,9 @@ struct ConfigCommand: ParsableCommand {
         let settings: [String]
         do {
             let session = try DaemonSession(socketPath: socket)
-            settings = try session.configure(subsystem: subsystem, category: category, mode: mode)
+            settings = reset
+                ? try session.resetConfiguration(subsystem: subsystem, category: category)
+                : try session.configure(subsystem: subsystem, category: category, mode: mode)
         } catch {
             // Only diagd refusing the setting is bad input (65); a daemon that cannot be
             // reached, drops the connection or answers garbage is a runtime failure (1).

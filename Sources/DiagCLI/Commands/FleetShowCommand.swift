@@ -92,7 +92,8 @@ struct FleetWindow {
         if let text {
             let bound = try FleetBundles.identifiers(bundleID: bundleID, connection: connection).merging(variables) { _, given in given }
             do {
-                predicate = try DiagPredicate.Predicate.parse(text, variables: bound, dateZone: DateLiteralZone(zone))
+                predicate = try DiagPredicate.Predicate.parse(
+                    text, variables: bound, dateZone: DateLiteralZone(zone), enclosingLevels: PredicateCondition.wrapperLevels)
             } catch {
                 throw InputError(error.description)
             }
