@@ -40,8 +40,8 @@ struct ReportCommand: ParsableCommand {
                 predicate: nil, predicateFile: nil, variables: [], start: nil, end: nil, last: nil,
                 info: true, debug: true, processes: [], senders: [], timezone: "UTC", year: nil)
             var miner = PatternMiner<PatternDiff.Sides>()
-            var refused = try filter.forEachRecord(of: [baseline]) { record in miner.add(record.eventMessage) { $0.base.count(record) } }
-            refused += try filter.forEachRecord(of: [bundle]) { record in miner.add(record.eventMessage) { $0.target.count(record) } }
+            var refused = try filter.mine([baseline], into: &miner) { $0.base.count($1) }
+            refused += try filter.mine([bundle], into: &miner) { $0.target.count($1) }
             if refused > 0 { throw InputError("\(refused) lines of \(baseline) are not records; no report written") }
             let section = ReportDiffSection.html(PatternDiff(miner.finish()), baseline: baseline)
             guard let withDiff = ReportDiffSection.insert(section, into: page) else {
