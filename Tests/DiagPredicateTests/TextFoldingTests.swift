@@ -1,4 +1,4 @@
-import DiagModel
+@testable import DiagModel
 import Testing
 
 @Suite("TextFolding (PREDICATES.md §5.3)")
@@ -19,6 +19,24 @@ struct TextFoldingTests {
         #expect(TextFolding.fold("Hello", caseInsensitive: false, diacriticInsensitive: true) == "Hello")
         #expect(TextFolding.fold("", caseInsensitive: true, diacriticInsensitive: true) == "")
         #expect(TextFolding.fold("a\0B", caseInsensitive: true, diacriticInsensitive: false) == "a\0b")
+    }
+
+    /// Folding a mostly-ASCII line run by run (the fast path) gives what folding it whole gives,
+    /// for random mixes of ASCII, precomposed letters, marks in and out of canonical order,
+    /// letters whose folding expands or composes, and NULs.
+    @Test func foldingByRunsEqualsFoldingWhole() {
+        let pieces: [String] = ["a", "Z", " ", "0", "\0", "é", "E\u{301}", "\u{301}", "\u{323}\u{301}", "\u{301}\u{323}",
+                                "ß", "\u{1E9E}", "\u{FB01}", "Σ", "ς", "\u{130}", "\u{131}", "\u{212A}", "…", "日本",
+                                "\u{345}", "Ǆ", "ΐ", "\u{1F600}", "Å", "A\u{30A}", "\u{FF21}", "ǰ"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 1...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            for (c, d) in [(true, false), (false, true), (true, true)] {
+                let whole = TextFolding.foldUnicode(text, caseInsensitive: c, diacriticInsensitive: d)
+                let runs = TextFolding.foldByRuns(text, caseInsensitive: c, diacriticInsensitive: d)
+                #expect(Array(runs.unicodeScalars) == Array(whole.unicodeScalars), "\(text.unicodeScalars.map { String($0.value, radix: 16) }) c:\(c) d:\(d)")
+            }
+        }
     }
 
     @Test func fullCaseFolding() {

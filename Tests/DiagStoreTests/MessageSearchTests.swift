@@ -71,6 +71,25 @@ import TestSupport
         #expect(try store.records(filter: StoreFilter(end: StoreTestRecords.base + 100, messageSearch: ["CAFÉ"])).all().count == 20)
     }
 
+    /// A chunk from elsewhere may hold a message whose bytes are not UTF-8; read, they become
+    /// U+FFFD, which SQLite's `length()` may count as ASCII (a lead byte without its continuation):
+    /// a needle with U+FFFD is therefore not prefiltered, and the record is still found.
+    @Test func aNeedleWithTheReplacementCharacterFindsMessagesThatAreNotUTF8() throws {
+        let folder = try TemporaryDirectory()
+        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true)
+        try store.append([LogRecord(timestamp: StoreTestRecords.base, eventMessage: "placeholder"),
+                          LogRecord(timestamp: StoreTestRecords.base + 1, eventMessage: "plain ascii")])
+        let chunk = try #require(store.info.chunks.first)
+        let database = try Database(path: store.chunkPath(chunk.file))
+        // "bad" and a lone 0xC3: one character for one byte as `length()` counts.
+        try database.execute("UPDATE records SET eventMessage = CAST(X'626164C3' AS TEXT) WHERE eventMessage = 'placeholder'")
+        let found = try store.records(filter: StoreFilter(messageSearch: [MessageSearchIndex.fold("bad\u{FFFD}")])).all()
+        #expect(found.map(\.timestamp).contains(StoreTestRecords.base))
+        // An ASCII needle is still prefiltered exactly on ASCII messages.
+        let ascii = try store.records(filter: StoreFilter(messageSearch: ["plain"])).all()
+        #expect(ascii.map(\.timestamp) == [StoreTestRecords.base + 1])
+    }
+
     @Test func theIndexIsAContentlessTrigramTableKeyedByRecordID() throws {
         let folder = try TemporaryDirectory()
         let (store, _) = try store(folder)

@@ -68,7 +68,9 @@ struct ChunkCondition {
             clauses.append("id IN (SELECT rowid FROM \(ChunkSchema.searchTable) WHERE \(ChunkSchema.searchTable) MATCH ?)")
             values.append(match)
         }
-        for needle in folded where !indexed.contains(needle) {
+        // A needle with U+FFFD may match where a message's bytes are not UTF-8 (read as U+FFFD),
+        // which `length()` can count as ASCII: no prefilter for it, the caller decides each record.
+        for needle in folded where !indexed.contains(needle) && !needle.unicodeScalars.contains("\u{FFFD}") {
             clauses.append(MessageSearch.scanCondition)
             values.append(contentsOf: MessageSearch.scanBindings(needle: needle))
         }

@@ -1,0 +1,185 @@
+#!/bin/bash
+# Queries on the user's path, beside ripgrep over the same NDJSON, in one run, as ratios.
+#
+# No step a user would not take: nobody runs `diag index`. Three ways the records reach a store:
+#   import   `diag import --store S FILE` (it builds the search index itself), then `diag show S`
+#   diagd    the records sent to a running diagd over its socket by 4 clients (a sync every 5000
+#            waited for), the query run 5 s after the last acknowledgement, diagd still running.
+#            diagd is first told to store Debug records (`diag config --mode persist:debug`), so
+#            that it holds every record; it stamps each with the sending process from the kernel
+#            (here python3), so its window query selects by subsystem instead of process
+#   bundle   `diag collect` of the imported store, then `diag show BUNDLE` (the unpack cache warm:
+#            hyperfine's warm-up run fills it, as the first `show` of a received bundle does)
+# Queries, each beside rg over the NDJSON (both sides print the records they select; the script
+# checks that the counts agree):
+#   rare     message CONTAINS[cd] of a phrase in 1 record in 10,000   target ≤ 0.1× rg at 10M, ≤ 0.5× at 1M
+#   common   message CONTAINS[cd] of a phrase in 1 record in 20       (the scan path)  target ≤ 1.5× rg
+#   matches  message MATCHES a pattern with a literal run               target ≤ 1× rg
+#   window   process == X AND a one-minute window                       target < 20 ms, whole process
+# and each diag query's peak RSS (target < 64 MiB).
+#
+# Needs: diag and diagd (release), hyperfine, rg, python3, /usr/bin/time.
+# Usage: Benchmarks/userpath.sh [COUNT ...]     (default: 1000000)
+#   WORK=/dir keeps generated files and stores between runs; DIAG_BIN=/dir holds an already built
+#   diag and diagd (default: a release build of this checkout).
+# A benchmark, not a test: the machine's load shows in the ratios less than in the absolute figures.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+counts=("$@")
+[ ${#counts[@]} -gt 0 ] || counts=(1000000)
+for tool in hyperfine rg python3; do
+    command -v "$tool" >/dev/null || { echo "userpath.sh needs $tool (apt-get install hyperfine ripgrep python3)" >&2; exit 1; }
+done
+[ -x /usr/bin/time ] || { echo "userpath.sh needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+if [ -n "${WORK:-}" ]; then work=$WORK; mkdir -p "$work"; else work=$(mktemp -d); fi
+if [ -n "${DIAG_BIN:-}" ]; then
+    bin=$DIAG_BIN
+else
+    echo "building diag and diagd (release)…" >&2
+    swift build -c release --product diag --package-path "$repo" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+    swift build -c release --product diagd --package-path "$repo" >>"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+    bin=$(swift build -c release --package-path "$repo" --show-bin-path)
+fi
+diag="$bin/diag"
+diagd_pid=""
+cleanup() {
+    if [ -n "$diagd_pid" ] && kill -0 "$diagd_pid" 2>/dev/null; then kill -TERM "$diagd_pid"; wait "$diagd_pid" || true; fi
+    [ -n "${WORK:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The generator's first record is at 2026-11-29 09:40:00 UTC, 1000 records per second on average.
+first_second=1795945200
+rare_predicate='message CONTAINS[cd] "Title Is A Required Value"'
+rare_rg=(-i -F 'title is a required value')
+common_predicate='message CONTAINS[cd] "DELIVERING PUSH"'
+common_rg=(-i -F 'delivering push')
+matches_predicate='message MATCHES ".*batch [0-9]+/4.*"'
+matches_rg=('"eventMessage":"[^"]*batch [0-9]+/4')
+
+mean() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["mean"])' "$1"; }
+rss_mib() { /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }'; }
+ratio() { python3 -c 'import sys; print(f"{float(sys.argv[1]) / float(sys.argv[2]):.3f}")' "$1" "$2"; }
+
+# Sends an NDJSON file to diagd's socket from 4 processes (every 4th line each), with a sync
+# every 5000 records waited for; returns when every sync is answered (every record committed).
+send_to_diagd() {  # socket, ndjson
+    python3 - "$1" "$2" <<'PY'
+import json, os, socket, sys
+path, ndjson = sys.argv[1], sys.argv[2]
+children = []
+for part in range(4):
+    pid = os.fork()
+    if pid:
+        children.append(pid)
+        continue
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    connection.connect(path)
+    replies = connection.makefile("rb")
+    batch, sync = [], 0
+    def flush():
+        global batch, sync
+        sync += 1
+        batch.append(b'{"sync":%d}\n' % sync)
+        connection.sendall(b"".join(batch))
+        batch = []
+        while True:
+            reply = json.loads(replies.readline())
+            if "error" in reply:
+                sys.exit(f"diagd refused a line: {reply['error']}")
+            if reply.get("synced") == sync:
+                return
+    with open(ndjson, "rb") as lines:
+        for number, line in enumerate(lines):
+            if number % 4 != part:
+                continue
+            batch.append(line)
+            if len(batch) == 5000:
+                flush()
+    flush()
+    os._exit(0)
+failed = 0
+for pid in children:
+    failed |= os.waitpid(pid, 0)[1]
+sys.exit(1 if failed else 0)
+PY
+}
+
+printf '%-9s %-7s %-8s %10s %10s %8s %9s  %s\n' records path query "diag (s)" "rg (s)" "diag/rg" "RSS MiB" target
+for count in "${counts[@]}"; do
+    ndjson="$work/records-$count.ndjson"
+    if [ ! -s "$ndjson" ]; then
+        echo "generating $count records…" >&2
+        "$diag" generate --count "$count" --output "$ndjson"
+    fi
+    runs=3; [ "$count" -gt 2000000 ] && runs=1
+    minute=$(( first_second + count / 2000 ))
+    start=$(python3 -c "import datetime,sys; print(datetime.datetime.fromtimestamp(int(sys.argv[1]), datetime.timezone.utc).strftime('%Y-%m-%d %H:%M:00'))" "$minute")
+    end=$(python3 -c "import datetime,sys; print((datetime.datetime.strptime(sys.argv[1], '%Y-%m-%d %H:%M:%S') + datetime.timedelta(minutes=1)).strftime('%Y-%m-%d %H:%M:00'))" "$start")
+    window_predicate="process == \"notifier\" AND timestamp >= \"$start\" AND timestamp < \"$end\""
+    window_rg=("\"timestamp\":\"${start:0:16}.*\"process\":\"notifier\"")
+    window_subsystem_predicate="subsystem == \"com.example.sync.notifier\" AND timestamp >= \"$start\" AND timestamp < \"$end\""
+    window_subsystem_rg=("\"timestamp\":\"${start:0:16}.*\"subsystem\":\"com.example.sync.notifier\"")
+
+    # rg's figures are the same for every path: measured once per query.
+    declare -A rg_mean=()
+    rg_time() {  # name, rg arguments…
+        local name=$1; shift
+        local quoted; printf -v quoted '%q ' "$@"
+        hyperfine --style none --output=pipe --warmup 1 --runs "$runs" --export-json "$work/r.json" "rg $quoted '$ndjson'" >/dev/null
+        rg_mean[$name]=$(mean "$work/r.json")
+    }
+    rg_time rare "${rare_rg[@]}"; rg_time common "${common_rg[@]}"; rg_time matches "${matches_rg[@]}"; rg_time window "${window_rg[@]}"
+    rg_time window-s "${window_subsystem_rg[@]}"
+
+    query() {  # path, source, name, predicate, target, runs, rg arguments…
+        local path=$1 source=$2 name=$3 predicate=$4 target=$5 query_runs=$6; shift 6
+        hyperfine --style none --output=pipe --warmup 1 --runs "$query_runs" --export-json "$work/d.json" \
+            "TZ=UTC $diag show --no-pager --info --debug --style ndjson --predicate '$predicate' '$source'" >/dev/null
+        local d; d=$(mean "$work/d.json")
+        printf '%-9s %-7s %-8s %10.4f %10.4f %8s %9s  %s\n' "$count" "$path" "$name" "$d" "${rg_mean[$name]}" \
+            "$(ratio "$d" "${rg_mean[$name]}")" "$(rss_mib "$diag" show --no-pager --info --debug --style ndjson --predicate "$predicate" "$source")" "$target"
+        local found expected
+        found=$(TZ=UTC "$diag" show --no-pager --info --debug --style ndjson --predicate "$predicate" "$source" | wc -l)
+        expected=$(rg -c "$@" "$ndjson" || true)
+        [ "$found" = "$expected" ] || echo "warning: $path $name found $found records, rg $expected lines" >&2
+    }
+    rare_target="≤ 0.5 at 1M"; [ "$count" -ge 10000000 ] && rare_target="≤ 0.1 at 10M"
+    queries() {  # path, source
+        query "$1" "$2" rare "$rare_predicate" "$rare_target" 5 "${rare_rg[@]}"
+        query "$1" "$2" common "$common_predicate" "≤ 1.5" "$runs" "${common_rg[@]}"
+        query "$1" "$2" matches "$matches_predicate" "≤ 1" "$runs" "${matches_rg[@]}"
+        if [ "$1" = diagd ]; then
+            query "$1" "$2" window-s "$window_subsystem_predicate" "< 0.020 s" 20 "${window_subsystem_rg[@]}"
+        else
+            query "$1" "$2" window "$window_predicate" "< 0.020 s" 20 "${window_rg[@]}"
+        fi
+    }
+
+    store="$work/import-$count"
+    if [ ! -f "$store/Info.json" ]; then
+        echo "importing $count records…" >&2
+        /usr/bin/time -f '%e' -o "$work/import.time" "$diag" import --store "$store" "$ndjson" >/dev/null
+        printf '%-9s %-7s %-8s %10s\n' "$count" import "(import)" "$(cat "$work/import.time")"
+    fi
+    queries import "$store"
+
+    live="$work/diagd-$count"
+    rm -rf "$live"; mkdir -p "$live"
+    "$bin/diagd" --store "$live/store" --socket "$live/diagd.sock" 2>"$live/diagd.stderr" &
+    diagd_pid=$!
+    for _ in $(seq 1 200); do [ -S "$live/diagd.sock" ] && break; sleep 0.05; done
+    "$diag" config --socket "$live/diagd.sock" --mode level:debug,persist:debug >/dev/null
+    sent=$(date +%s.%N)
+    send_to_diagd "$live/diagd.sock" "$ndjson"
+    printf '%-9s %-7s %-8s %10.2f\n' "$count" diagd "(send)" "$(python3 -c "import time,sys; print(time.time() - float(sys.argv[1]))" "$sent")"
+    sleep 5
+    queries diagd "$live/store"
+    kill -TERM "$diagd_pid"; wait "$diagd_pid" || true; diagd_pid=""
+
+    bundles="$work/bundles-$count"
+    rm -rf "$bundles"; mkdir -p "$bundles"
+    /usr/bin/time -f '%e' -o "$work/collect.time" "$diag" collect --store "$store" --output "$bundles/" >"$work/collect.out"
+    printf '%-9s %-7s %-8s %10s\n' "$count" bundle "(collect)" "$(cat "$work/collect.time")"
+    queries bundle "$(tail -n 1 "$work/collect.out")"
+done
