@@ -39,6 +39,8 @@ struct CollectCommand: ParsableCommand {
     var identifier: [String]
     @Option(help: "Time zone for --start/--end without a zone: local (the default: $TZ, else /etc/localtime), UTC, a name or an offset.")
     var timezone: String?
+    @Option(help: "A bundle, store or log file to compare with: report.html begins with the patterns new, gone and changed since it (as diag report --baseline).", valueName: "source")
+    var baseline: String?
 
     func run() throws {
         let options = try BundleCommandOptions(
@@ -46,6 +48,7 @@ struct CollectCommand: ParsableCommand {
             variables: variables, identifiers: identifier, timezone: timezone)
         var request = options.request(kind: .collect)
         request.storeFiles = try BundleCommandOptions.checkedStoreFiles(storeFiles)
+        request.baseline = try baseline.map { ReportBaseline(name: $0, miner: try BaselinePatterns.mine($0)) }
         try options.addDaemonRing(to: &request)
         try BundleCommandOptions.collect(request)
     }
