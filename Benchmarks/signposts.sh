@@ -15,7 +15,8 @@
 # about N/10 intervals), the others log lines with activities. Written by python3 (streamed).
 # Needs: python3, /usr/bin/time, chromium (for 3; skipped with a note when missing).
 # Usage: Benchmarks/signposts.sh [COUNT ...]   (default: 2000000; the issue's size is 10000000)
-#   WORK=/some/dir keeps the generated files and stores between runs; DIAG=/path/to/diag uses that binary.
+#   WORK=/some/dir keeps the generated files and stores between runs; DIAG=/path/to/diag uses that binary;
+#   REPORT=0 leaves out part 3.
 # A benchmark, not a test: the machine's load shows in the ratios less than in the absolute figures.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -67,10 +68,10 @@ with open(path, "w", buffering=1 << 20) as out:
 PY
 }
 
-timed() {  # output file, command…: prints "elapsed_seconds max_rss_kib"
+timed() {  # output file, command…: prints "elapsed_seconds max_rss_kib cpu_seconds"
     local output=$1; shift
-    /usr/bin/time -f '%e %M' -o "$work/time.txt" "$@" >"$output"
-    cat "$work/time.txt"
+    /usr/bin/time -f '%e %M %U %S' -o "$work/time.txt" "$@" >"$output"
+    awk '{ print $1, $2, $3 + $4 }' "$work/time.txt"
 }
 median() { python3 -c 'import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
 ratio() { python3 -c 'import sys; print(f"{float(sys.argv[1]) / float(sys.argv[2]):.3f}")' "$1" "$2"; }
@@ -80,11 +81,11 @@ for count in "${counts[@]}"; do
     store="$work/store-$count"
     if [ ! -s "$ndjson" ]; then echo "generating $count records…" >&2; generate "$count" "$ndjson"; fi
     if [ ! -f "$store/Info.json" ]; then echo "importing $count records…" >&2; "$diag" import --store "$store" "$ndjson" >/dev/null; fi
-    s_times=(); d_times=(); rss=0
+    s_times=(); d_times=(); s_cpus=(); d_cpus=(); rss=0
     for run in 1 2 3; do
-        read -r d _ < <(timed /dev/null "$diag" show --info --debug --signpost --style ndjson "$store")
-        read -r s r < <(timed "$work/signposts.json" "$diag" signposts --style json "$store")
-        d_times+=("$d"); s_times+=("$s"); [ "$r" -gt "$rss" ] && rss=$r
+        read -r d _ dc < <(timed /dev/null "$diag" show --info --debug --signpost --style ndjson "$store")
+        read -r s r sc < <(timed "$work/signposts.json" "$diag" signposts --style json "$store")
+        d_times+=("$d"); s_times+=("$s"); d_cpus+=("$dc"); s_cpus+=("$sc"); [ "$r" -gt "$rss" ] && rss=$r
     done
     d=$(median "${d_times[@]}"); s=$(median "${s_times[@]}")
     intervals=$(python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); print(o["intervalCount"], o["unmatchedBeginCount"], o["unmatchedEndCount"], o["openOverflow"])' "$work/signposts.json")
@@ -93,11 +94,15 @@ for count in "${counts[@]}"; do
     printf '%-34s %10s s   (median of 3)\n' "diag signposts --style json" "$s"
     printf '%-34s %10s s   (median of 3)\n' "diag show --style ndjson (all)" "$d"
     printf '%-34s %10s     target <= 1.2\n' "signposts / show" "$(ratio "$s" "$d")"
+    # CPU time (user + system, median): on a loaded machine it says more than the wall time.
+    printf '%-34s %10s     (%s s vs %s s of CPU)\n' "signposts / show, CPU" "$(ratio "$(median "${s_cpus[@]}")" "$(median "${d_cpus[@]}")")" "$(median "${s_cpus[@]}")" "$(median "${d_cpus[@]}")"
     printf '%-34s %10.1f MiB target < 64\n' "signposts peak RSS" "$(python3 -c "print($rss / 1024)")"
-    read -r _ r < <(timed "$work/bounded.json" "$diag" signposts --style json --open-limit 1000 "$store")
+    read -r _ r _ < <(timed "$work/bounded.json" "$diag" signposts --style json --open-limit 1000 "$store")
     overflow=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["openOverflow"])' "$work/bounded.json")
     printf '%-34s %10.1f MiB (%s open intervals given up and counted)\n' "signposts --open-limit 1000 RSS" "$(python3 -c "print($r / 1024)")" "$overflow"
 
+    # REPORT=0 stops here (the collect of a 10M-record store takes minutes).
+    [ "${REPORT:-1}" = 0 ] && continue
     bundles="$work/bundles-$count"
     rm -rf "$bundles"; mkdir -p "$bundles"
     read -r c _ < <(timed "$work/collect.out" "$diag" collect --store "$store" --output "$bundles/" --compression none)

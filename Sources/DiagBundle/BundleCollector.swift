@@ -35,6 +35,7 @@ public struct BundleCollector {
         manifest.title = request.title
         manifest.redacted = redactor != nil
         manifest.identifiers = request.identifiers
+        manifest.leftOut = request.leftOut
         var zone = DisplayZone.fromEnvironment()
         manifest.timeZone = zone.name
         manifest.timeZoneOffsetSeconds = zone.offsetSeconds(at: request.created)
@@ -124,7 +125,7 @@ public struct BundleCollector {
         let statistics: BundleStatistics
         // The log store's Info.json holds record counts the summaries take (`SummaryJob`).
         let summaryFiles = ["\(BundleLayout.logStore)/Info.json", "\(BundleLayout.summaries)/", BundleLayout.stats,
-                            BundleLayout.errors, BundleLayout.report]
+                            BundleLayout.errors, BundleLayout.report] + (request.leftOut == nil ? [] : [BundleLayout.leftOut])
         // The summaries read the whole snapshot: they start once the last chunk is copied (sealed
         // chunks are read where they are), while the chunks still queued are archived.
         var summariesStarted = false
@@ -199,6 +200,9 @@ public struct BundleCollector {
                 let fileName = URL(fileURLWithPath: file.name).pathExtension.isEmpty ? name : "\(name).\(URL(fileURLWithPath: file.name).pathExtension)"
                 try write(Data(file.contents.utf8), to: folder.appendingPathComponent(fileName))
             }
+        }
+        if let leftOut = request.leftOut {
+            try write(Data(leftOut.summaryText.utf8), to: root.appendingPathComponent(BundleLayout.leftOut))
         }
         if let notes = request.notes {
             try write(Data(notes.utf8), to: root.appendingPathComponent(BundleLayout.notes))

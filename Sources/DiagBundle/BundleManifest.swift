@@ -48,6 +48,8 @@ public struct BundleManifest: Sendable, Equatable {
     public var timeZoneOffsetSeconds: Int?
     /// `total` and one count per level name (`Default`, `Error`, …) in the bundled log store.
     public var recordCounts: [String: Int64] = [:]
+    /// What `collect --size` left out, as `sizeLimit` in the JSON.
+    public var leftOut: BundleSizeLimit.LeftOut?
     public var stores: [StoreFile] = []
     public var files: [BundleFileDigest] = []
 
@@ -76,6 +78,13 @@ public struct BundleManifest: Sendable, Equatable {
         if let title { object["title"] = title }
         if let timeZone { object["timeZone"] = timeZone }
         if let timeZoneOffsetSeconds { object["timeZoneOffsetSeconds"] = timeZoneOffsetSeconds }
+        if let leftOut {
+            var limit: [String: Any] = ["bytes": leftOut.limit, "keptFromNanoseconds": leftOut.keptFrom,
+                                        "keptRecords": leftOut.keptRecords, "leftOutRecords": leftOut.leftOutRecords]
+            limit["keptFrom"] = Timestamp.formatISO8601(nanoseconds: leftOut.keptFrom, fractionDigits: 9)
+            if let oldest = leftOut.leftOutOldest { limit["leftOutOldestNanoseconds"] = oldest }
+            object["sizeLimit"] = limit
+        }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 

@@ -128,6 +128,8 @@ public enum BundleLayout {
     public static let summaries = "summaries"
     public static let stats = "summaries/stats.json"
     public static let errors = "summaries/errors.txt"
+    /// What `collect --size` left out (BundleSizeLimit).
+    public static let leftOut = "summaries/left-out.txt"
     public static let report = "report.html"
     public static let notes = "notes.txt"
 }

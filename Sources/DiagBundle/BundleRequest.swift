@@ -62,6 +62,8 @@ public struct BundleRequest: Sendable {
     public var baseline: ReportBaseline?
     /// Nanoseconds since the epoch; also names the bundle.
     public var created: Int64
+    /// What `--size` left out of the window (whose start it moved), said in the bundle.
+    public var leftOut: BundleSizeLimit.LeftOut?
 
     public init(kind: Kind, storeDirectory: URL, window: BundleWindow, toolVersion: String, created: Int64) {
         self.kind = kind

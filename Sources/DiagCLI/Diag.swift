@@ -28,7 +28,8 @@ public struct Diag: ParsableCommand {
             ExportCommand.self,
             FleetCommand.self,
             EraseCommand.self,
-        ])
+        ],
+        seeAlso: ["diagd(8)"])
 
     public init() {}
 

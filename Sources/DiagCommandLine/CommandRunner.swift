@@ -6,6 +6,7 @@ struct CommandRunner {
     let root: any ParsableCommand.Type
 
     func run(arguments: [String]) -> Int32 {
+        if let status = GeneratorOptions(root: root).run(arguments) { return status }
         var parser = CommandParser(root: root)
         do {
             var command = try parser.parse(arguments)

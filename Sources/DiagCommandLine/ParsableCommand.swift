@@ -79,11 +79,18 @@ public struct CommandConfiguration: Sendable {
     public var subcommands: [any ParsableCommand.Type]
     /// Shown in the usage line instead of the generated one, when set.
     public var usage: String?
+    /// The manual section of a root command's pages (`--generate-manual`): 1, or 8 for a daemon.
+    public var manualSection: Int
+    /// Other programs' pages a root command's pages point to under SEE ALSO, e.g. `diagd(8)`.
+    public var seeAlso: [String]
 
     public init(
         commandName: String? = nil, abstract: String = "", discussion: String = "",
-        usage: String? = nil, version: String? = nil, subcommands: [any ParsableCommand.Type] = []
+        usage: String? = nil, version: String? = nil, subcommands: [any ParsableCommand.Type] = [],
+        manualSection: Int = 1, seeAlso: [String] = []
     ) {
+        self.manualSection = manualSection
+        self.seeAlso = seeAlso
         self.commandName = commandName
         self.abstract = abstract
         self.discussion = discussion

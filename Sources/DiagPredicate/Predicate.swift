@@ -33,6 +33,11 @@ public struct Predicate: Sendable, CustomStringConvertible {
     /// The normalised predicate: keywords in capitals, canonical operators, literals re-quoted;
     /// parsing it again gives the same predicate.
     public var description: String { node.description }
+
+    /// The normalised predicate with every date literal written as the instant it was read as,
+    /// zone included: what to hand a reader that reads zone-less dates in another zone (diagd
+    /// reads them as UTC), so that both mean the same instants.
+    public var textWithAbsoluteDates: String { node.text(absoluteDates: true) }
 }
 
 /// Orders the children of AND/OR by a rough cost, so that the order a user writes conjuncts in

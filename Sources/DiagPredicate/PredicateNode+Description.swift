@@ -1,40 +1,56 @@
+import DiagModel
+
 /// The normalised text of a predicate (`diag predicate check`): parsing it gives the same predicate.
 extension PredicateNode: CustomStringConvertible {
-    var description: String {
+    var description: String { text(absoluteDates: false) }
+
+    /// The normalised text; with `absoluteDates`, each date literal is written as the instant it
+    /// was read as (`"2026-12-01T17:17:22.000000000Z"`), so that a reader in another zone (diagd
+    /// for `diag stream`) reads the same instants.
+    func text(absoluteDates: Bool) -> String {
         switch self {
         case .constant(let value): return value ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .not(let child):
-            if case .comparison = child { return "NOT " + child.description }
-            if case .constant = child { return "NOT " + child.description }
-            if case .not = child { return "NOT " + child.description }
-            return "NOT (" + child.description + ")"
+            let inner = child.text(absoluteDates: absoluteDates)
+            if case .comparison = child { return "NOT " + inner }
+            if case .constant = child { return "NOT " + inner }
+            if case .not = child { return "NOT " + inner }
+            return "NOT (" + inner + ")"
         case .and(let children):
             return children.map { child in
-                if case .or = child { return "(" + child.description + ")" }
-                return child.description
+                if case .or = child { return "(" + child.text(absoluteDates: absoluteDates) + ")" }
+                return child.text(absoluteDates: absoluteDates)
             }.joined(separator: " AND ")
         case .or(let children):
-            return children.map(\.description).joined(separator: " OR ")
+            return children.map { $0.text(absoluteDates: absoluteDates) }.joined(separator: " OR ")
         case .comparison(let comparison):
-            return comparison.description
+            return comparison.text(absoluteDates: absoluteDates)
         }
     }
 }
 
 extension Comparison: CustomStringConvertible {
-    var description: String {
+    var description: String { text(absoluteDates: false) }
+
+    func text(absoluteDates: Bool) -> String {
         var text = qualifier.map { $0.rawValue + " " } ?? ""
-        text += left.description + " " + op.spelling + options.spelling + " " + right.description
+        text += left.text(absoluteDates: absoluteDates) + " " + op.spelling + options.spelling + " " + right.text(absoluteDates: absoluteDates)
         return text
     }
 }
 
 extension Operand: CustomStringConvertible {
-    var description: String {
+    var description: String { text(absoluteDates: false) }
+
+    func text(absoluteDates: Bool) -> String {
         switch self {
         case .field(_, let spelling): return spelling
-        case .literal(let literal): return literal.source.literalText
-        case .aggregate(let elements): return "{" + elements.map(\.description).joined(separator: ", ") + "}"
+        case .literal(let literal):
+            if absoluteDates, case .date(let nanoseconds) = literal.value {
+                return Value.quoted(Timestamp.formatISO8601(nanoseconds: nanoseconds, fractionDigits: 9))
+            }
+            return literal.source.literalText
+        case .aggregate(let elements): return "{" + elements.map { $0.text(absoluteDates: absoluteDates) }.joined(separator: ", ") + "}"
         case .record: return "SELF"
         }
     }

@@ -11,18 +11,18 @@ struct Diagd: ParsableCommand {
         commandName: "diagd",
         abstract: "Receive log records from local processes and store them durably.",
         discussion: """
-            Listens on a Unix socket for NDJSON records (docs/PROTOCOL.md), stamps each with the
-            sender's process, PID, user and executable from the kernel, and commits them to the
-            store in batches. SIGTERM or SIGINT commits what is queued and exits 0. Started by
+            Listens on a Unix socket for NDJSON records (docs/PROTOCOL.md), stamps each with the \
+            sender's process, PID, user and executable from the kernel, and commits them to the \
+            store in batches. SIGTERM or SIGINT commits what is queued and exits 0. Started by \
             systemd (Type=notify), it reports READY=1 once it accepts connections.
 
-            Each --forward (and each `forward URL` line of the --config file) sends the committed
-            records to a receiver, store-and-forward: a cursor kept in the store's forwarding/
-            folder resumes after a restart, and a receiver that is down or slow never holds the
-            store back (docs/FORWARDING.md). New forwards start with the records committed from
+            Each --forward (and each `forward URL` line of the --config file) sends the committed \
+            records to a receiver, store-and-forward: a cursor kept in the store's forwarding/ \
+            folder resumes after a restart, and a receiver that is down or slow never holds the \
+            store back (docs/FORWARDING.md). New forwards start with the records committed from \
             then on.
             """,
-        version: "diagd 0.1.0")
+        version: "diagd 0.1.0", manualSection: 8, seeAlso: ["diag(1)"])
 
     @Option(help: "The store directory ($DIAG_STORE, else $XDG_STATE_HOME/diag/system_logs.logarchive).", valueName: "dir")
     var store: String?

@@ -41,6 +41,8 @@ struct CollectCommand: ParsableCommand {
     var timezone: String?
     @Option(help: "A bundle, store or log file to compare with: report.html begins with the patterns new, gone and changed since it (as diag report --baseline).", valueName: "source")
     var baseline: String?
+    @Option(help: "Keep the bundle within SIZE bytes (K, M, G suffixes), with the newest records that fit, as log collect --size; summaries/left-out.txt says what was left out.", valueName: "size")
+    var size: String?
 
     func run() throws {
         let options = try BundleCommandOptions(
@@ -50,6 +52,7 @@ struct CollectCommand: ParsableCommand {
         request.storeFiles = try BundleCommandOptions.checkedStoreFiles(storeFiles)
         request.baseline = try baseline.map { ReportBaseline(name: $0, miner: try BaselinePatterns.mine($0)) }
         try options.addDaemonRing(to: &request)
+        if let size { return try CollectSizeLimit.collect(request, limit: try CollectSizeLimit.bytes(size)) }
         try BundleCommandOptions.collect(request)
     }
 }

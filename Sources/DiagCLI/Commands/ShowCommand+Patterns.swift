@@ -13,6 +13,8 @@ struct PatternAnnotatedShow {
     let sources: [QuerySource]
     let options: ImportOptions
     let selectedIDs: Set<String>
+    /// `-n` and `-r`, applied to the records the pattern IDs select.
+    var order = RecordOrder(lines: nil, reverse: false)
 
     /// Shows the records; lines of files that are not records are reported as `diag show` does.
     func run(printer: RecordPrinter, sink: OutputSink) throws {
@@ -42,12 +44,19 @@ struct PatternAnnotatedShow {
         let results = try query.open(sources, bundleOpener: SourceArguments.bundleOpener, options: options) { report("\($0)") }
         printer.begin()
         defer { printer.finish() }
-        while let record = try results.next() {
-            let index = matcher.match(record.eventMessage)
-            let id = index.map { ids[$0] } ?? PatternAnnotatedShow.overflowID
-            guard selectedIDs.isEmpty || selectedIDs.contains(id) else { continue }
-            printer.pattern = (id, index.map { texts[$0] } ?? PatternAnnotatedShow.overflowText)
-            printer.write(record)
+        // The next selected record with its pattern.
+        func next() throws -> (LogRecord, id: String, text: String)? {
+            while let record = try results.next() {
+                let index = matcher.match(record.eventMessage)
+                let id = index.map { ids[$0] } ?? PatternAnnotatedShow.overflowID
+                guard selectedIDs.isEmpty || selectedIDs.contains(id) else { continue }
+                return (record, id, index.map { texts[$0] } ?? PatternAnnotatedShow.overflowText)
+            }
+            return nil
+        }
+        try order.emit(next) { annotated in
+            printer.pattern = (annotated.id, annotated.text)
+            printer.write(annotated.0)
         }
         return results.refusedCount
     }

@@ -175,7 +175,7 @@ struct ShowCommand: ParsableCommand {
         var refused = 0
         if patterns || !patternIDs.isEmpty {
             printer.showsPatterns = patterns
-            let show = PatternAnnotatedShow(query: query, sources: querySources, options: options, selectedIDs: Set(patternIDs))
+            let show = PatternAnnotatedShow(query: query, sources: querySources, options: options, selectedIDs: Set(patternIDs), order: order)
             return try show.run(printer: printer, sink: sink)
         }
         do {

@@ -121,10 +121,12 @@ struct SignpostsCommand: ParsableCommand {
                 StandardStream.error.write("\(issue)\n")
             }
             writer.begin()
-            while let record = try results.next() {
+            // Reading and decoding on one core, pairing on the other.
+            let records = ReadAheadRecords(results)
+            while let record = try records.next() {
                 if let interval = analysis.take(record) { writer.interval(interval) }
             }
-            refused = results.refusedCount
+            refused = records.refusedCount
         } catch let error as QueryError {
             throw error.isBadInput ? InputError(error.message) as any Error : RuntimeError(error.message)
         }

@@ -45,14 +45,16 @@ struct StreamCommand: ParsableCommand {
     private var zone = DisplayZone.utc
 
     mutating func validate() throws {
+        zone = try TimezoneArgument.zone(timezone)
         if let predicate {
+            // diagd reads zone-less dates as UTC: they are sent as the instants read here, in
+            // --timezone (else $TZ, else /etc/localtime), as `show` reads them.
             do {
-                _ = try Predicate.parse(predicate)
+                self.predicate = try Predicate.parse(predicate, dateZone: DateLiteralZone(zone)).textWithAbsoluteDates
             } catch {
                 throw InputError("\(error)")
             }
         }
-        zone = try TimezoneArgument.zone(timezone)
     }
 
     func run() throws {

@@ -23,12 +23,13 @@ struct RecordOrder {
 
     var isNatural: Bool { lines == nil && !reverse }
 
-    func emit(_ next: () throws -> LogRecord?, _ write: (LogRecord) -> Void) throws {
+    /// Generic so that `show --patterns` orders records together with their patterns.
+    func emit<Item>(_ next: () throws -> Item?, _ write: (Item) -> Void) throws {
         if isNatural {
             while let record = try next() { write(record) }
             return
         }
-        var kept: [LogRecord] = []
+        var kept: [Item] = []
         var oldest = 0
         if lines == 0 {
             while try next() != nil {}

@@ -7,7 +7,7 @@ import DiagModel
 /// are ended first-in first-out.
 public struct IntervalPairer {
     public let openLimit: Int
-    private var open: [IntervalKey: [SignpostMark]] = [:]
+    private var open: [IntervalKey: Waiting] = [:]
     /// Keys in the order their oldest waiting begin came, to give the oldest up first.
     private var arrival: [IntervalKey] = []
     private var arrivalStart = 0
@@ -40,16 +40,20 @@ public struct IntervalPairer {
             return .event(mark)
         case .begin:
             let key = IntervalKey(record, name: name, scope: scope)
-            open[key, default: []].append(mark)
+            if let index = open.index(forKey: key) {
+                open.values[index].append(mark)
+            } else {
+                open[key] = Waiting(first: mark)
+            }
             arrival.append(key)
             openCount += 1
             if openCount > openLimit { giveUpOldest() } else { compactArrival() }
             return .none
         case .end:
             let key = IntervalKey(record, name: name, scope: scope)
-            guard var waiting = open[key], !waiting.isEmpty else { return .unmatchedEnd(mark) }
-            let begin = waiting.removeFirst()
-            open[key] = waiting.isEmpty ? nil : waiting
+            guard let index = open.index(forKey: key) else { return .unmatchedEnd(mark) }
+            let begin = open.values[index].removeFirst()
+            if open.values[index].isEmpty { open.remove(at: index) }
             openCount -= 1
             return .interval(Interval(kind: .signpost, begin: begin, endTimestamp: record.timestamp, endMessage: record.eventMessage))
         }
@@ -57,7 +61,7 @@ public struct IntervalPairer {
 
     /// The begins still open at the end of the input, oldest first: the unmatched begins.
     public mutating func finish() -> [SignpostMark] {
-        let left = open.values.flatMap { $0 }.sorted { $0.timestamp < $1.timestamp }
+        let left = open.values.flatMap(\.marks).sorted { $0.timestamp < $1.timestamp }
         open = [:]
         arrival = []
         arrivalStart = 0
@@ -70,9 +74,9 @@ public struct IntervalPairer {
             let key = arrival[arrivalStart]
             arrivalStart += 1
             // A key's entry in `arrival` is stale when its begin was ended meanwhile.
-            guard var waiting = open[key], !waiting.isEmpty else { continue }
-            waiting.removeFirst()
-            open[key] = waiting.isEmpty ? nil : waiting
+            guard let index = open.index(forKey: key) else { continue }
+            _ = open.values[index].removeFirst()
+            if open.values[index].isEmpty { open.remove(at: index) }
             openCount -= 1
             overflowed += 1
             break
@@ -89,10 +93,48 @@ public struct IntervalPairer {
         }
         if arrival.count - arrivalStart > 2 * openCount + 4096 {
             var entries: [(Int64, IntervalKey)] = []
-            for (key, marks) in open { for mark in marks { entries.append((mark.timestamp, key)) } }
+            for (key, waiting) in open { for mark in waiting.marks { entries.append((mark.timestamp, key)) } }
             entries.sort { $0.0 < $1.0 }
             arrival = entries.map(\.1)
             arrivalStart = 0
         }
+    }
+}
+
+/// The begins waiting under one key, oldest first. Almost always one: it is kept inline, so a
+/// begin costs no array of its own (a million intervals made a million one-element arrays).
+private struct Waiting {
+    private var head: SignpostMark?
+    private var rest: [SignpostMark] = []
+    private var restStart = 0
+
+    init(first: SignpostMark) { head = first }
+
+    var isEmpty: Bool { head == nil }
+
+    var marks: [SignpostMark] { head.map { [$0] + rest[restStart...] } ?? [] }
+
+    mutating func append(_ mark: SignpostMark) {
+        if head == nil { head = mark } else { rest.append(mark) }
+    }
+
+    /// The oldest begin; the caller checks `isEmpty` first.
+    mutating func removeFirst() -> SignpostMark {
+        let first = head!
+        if restStart < rest.count {
+            head = rest[restStart]
+            restStart += 1
+            if restStart == rest.count {
+                rest.removeAll()
+                restStart = 0
+            } else if restStart > 32, restStart * 2 > rest.count {
+                // A key that never drains: its consumed front is dropped now and then.
+                rest.removeFirst(restStart)
+                restStart = 0
+            }
+        } else {
+            head = nil
+        }
+        return first
     }
 }

@@ -6,6 +6,14 @@ public enum SignpostKind: String, Sendable, Hashable {
     case begin, end, event
 
     public init?(text: String?) {
+        // The common spellings first, without lowering a copy of the text for each record.
+        switch text {
+        case nil: return nil
+        case "begin": self = .begin; return
+        case "end": self = .end; return
+        case "event": self = .event; return
+        default: break
+        }
         switch text?.lowercased() {
         case "begin", "intervalbegin": self = .begin
         case "end", "intervalend": self = .end
