@@ -1,3 +1,4 @@
+import DiagStore
 import Foundation
 import Testing
 import TestSupport
@@ -54,6 +55,21 @@ import TestSupport
         }
         let capped = try diag(["patterns", "--info", "--debug", "--max-patterns", "12", data.stores[0]])
         #expect(capped.stdout.contains("beyond the cap of patterns"), "the cap case should overflow: \(capped.stdout)")
+    }
+
+    @Test func aRowNoRecordHoldsEndsTheScanWithItsChunkAndValue() throws {
+        let folder = try TemporaryDirectory("diag-pattern-scan-damaged")
+        let file = folder.file("g.ndjson").path
+        #expect(try diag(["generate", "--count", "30000", "--seed", "9", "--output", file]).status == 0)
+        let store = folder.file("store").path
+        #expect(try diag(["import", "--store", store, file]).status == 0)
+        let persist = folder.file("store/Persist")
+        let chunk = try #require(try FileManager.default.contentsOfDirectory(atPath: persist.path).sorted().first { $0.hasSuffix(".chunk.sqlite") })
+        // A row in the third slice of the chunk, read by a thread other than the first's.
+        try Database(path: persist.appendingPathComponent(chunk).path).execute("UPDATE records SET messageType = 99 WHERE id = 20000")
+        let output = try diag(["patterns", "--info", "--debug", store])
+        #expect(output.status == 65, "\(output.stderr)")
+        #expect(output.stderr.contains(chunk) && output.stderr.contains("messageType holds 99"), "\(output.stderr)")
     }
 
     @Test func diffOfTwoStoresIsTheDiffOfTheirFiles() throws {
