@@ -22,7 +22,7 @@ extension RecordFilter {
         do {
             if let rows = try query.openStoreRowBlocks(querySources, bundleOpener: SourceArguments.bundleOpener) {
                 var feed = PatternFeed()
-                try rows.forEachBlock(threads: ProcessInfo.processInfo.activeProcessorCount, MaskedRowBuilder.self) { block in
+                try rows.forEachBlock(threads: PatternFeed.threads, MaskedRowBuilder.self) { block in
                     feed.count(block, in: &miner, visit: visit, update: update)
                 }
                 return 0
@@ -42,6 +42,9 @@ extension RecordFilter {
 /// the miner's answer for a masked message does not change, and a message that overflowed is
 /// asked again each time, as `add` does.
 struct PatternFeed {
+    /// Threads that read and mask: one a core.
+    static var threads: Int { ProcessInfo.processInfo.activeProcessorCount }
+
     /// Per distinct masked message of the current block: the generation its index was given in
     /// (+ 1, so that 0 is none) and the index.
     private var generationOfMask: [Int] = []
