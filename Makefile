@@ -7,9 +7,12 @@ SWIFT ?= swift
 # `diag fleet` and forwarding, whose tests start a real PostgreSQL 15 and a real rsyslogd.
 # chromium: ReportTriageTests checks report.html's DOM after its script ran (headless --dump-dom).
 # lz4: the reference the tests check DiagAppleLog's own LZ4 decoder against (the product has no LZ4 library).
+# libmicrohttpd-dev: diagd's OTLP/HTTP receiver (Package.swift, CMicroHTTPD). python3-venv and curl: the
+# private environment Tests/Scripts/otel-venv.sh makes for the OpenTelemetry SDK, and curl, the OTLP tests' clients.
 # zsh, fish, groff-base: CompletionAndManualTests load the generated completions in the real shells and
 # check the generated manual pages with `groff -man -ww` (the product needs none of them).
-APT_PACKAGES := libsqlite3-dev libarchive-dev sqlite3 zstd zlib1g-dev libpq-dev postgresql postgresql-contrib rsyslog chromium lz4 zsh fish groff-base
+# python3-venv also serves ReferenceReaderTests: an independent tracev3 reader (PyPI) in a private venv.
+APT_PACKAGES := libsqlite3-dev libarchive-dev sqlite3 zstd zlib1g-dev libpq-dev postgresql postgresql-contrib rsyslog chromium lz4 libmicrohttpd-dev python3-venv curl zsh fish groff-base
 BENCH_PACKAGES := hyperfine ripgrep time
 FUZZ_SECONDS ?= 30
 CONFIG ?= release

@@ -18,6 +18,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libpq (Debian's libpq-dev for the header, libpq5 at run time), opened by `diag fleet` only.
         .target(name: "CLibPQ"),
+        // GNU libmicrohttpd (Debian's libmicrohttpd-dev) for diagd's OTLP/HTTP receiver: a
+        // maintained HTTP/1.1 server (chunked bodies, 100-continue, header limits, idle timeouts)
+        // rather than one written here; imported by DiagOTLP only, so only diagd links it.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // What every program agrees on to find the others: the default store and socket paths.
         .target(name: "DiagProtocol"),
@@ -50,6 +54,9 @@ let package = Package(
         .target(name: "DiagForwardHTTP", dependencies: ["DiagForward", "DiagModel"]),
         // The ingestion daemon's server side.
         .target(name: "DiagIngest", dependencies: ["DiagModel", "DiagStore", "DiagPredicate", "DiagForward", "DiagProtocol"]),
+        // diagd's OTLP/HTTP logs receiver (`--otlp-http`): libmicrohttpd, the protobuf and JSON
+        // decoders, the mapping back to records. Linked by diagd only: `diag` starts without it.
+        .target(name: "DiagOTLP", dependencies: ["DiagIngest", "DiagForward", "DiagModel", "CMicroHTTPD"]),
         // What components link to log; no C dependency.
         .target(name: "DiagClient", dependencies: ["DiagModel", "DiagProtocol"]),
         // Bundles: tar archives through libarchive, manifests, summaries, report.
@@ -83,7 +90,7 @@ let package = Package(
                 "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lstdc++", "-Xlinker", "--end-group",
             ]),
         ]),
-        .executableTarget(name: "diagd", dependencies: ["DiagIngest", "DiagCommandLine", "DiagForward", "DiagForwardHTTP", "DiagProtocol"]),
+        .executableTarget(name: "diagd", dependencies: ["DiagIngest", "DiagCommandLine", "DiagForward", "DiagForwardHTTP", "DiagProtocol", "DiagOTLP"]),
         // Load client and bare-SQLite reference for the ingestion benchmark.
         .executableTarget(name: "diag-bench-ingest", dependencies: ["DiagModel", "DiagStore", "DiagClient", "DiagGenerator", "DiagProtocol"]),
 
@@ -106,12 +113,14 @@ let package = Package(
         .testTarget(name: "DiagImportTests", dependencies: ["DiagImport", "TestSupport"]),
         .testTarget(name: "DiagGeneratorTests", dependencies: ["DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagPredicateTests", dependencies: ["DiagPredicate", "DiagGenerator", "DiagStore", "TestSupport"]),
-        .testTarget(name: "DiagAppleLogTests", dependencies: ["DiagAppleLog", "TestSupport"]),
+        // Reference/ holds the Python driver of the independent reader ReferenceReaderTests runs.
+        .testTarget(name: "DiagAppleLogTests", dependencies: ["DiagAppleLog", "TestSupport"], exclude: ["Reference"]),
         .testTarget(name: "DiagQueryTests", dependencies: ["DiagQuery", "DiagGenerator", "TestSupport"]),
         .testTarget(name: "DiagPatternsTests", dependencies: ["DiagPatterns", "TestSupport"]),
         .testTarget(name: "DiagOutputTests", dependencies: ["DiagOutput", "TestSupport"]),
         .testTarget(name: "DiagCommandLineTests", dependencies: ["DiagCommandLine", "TestSupport"]),
         .testTarget(name: "DiagIngestTests", dependencies: ["DiagIngest", "DiagClient", "TestSupport", "diagd"]),
+        .testTarget(name: "DiagOTLPTests", dependencies: ["DiagForward", "DiagGenerator", "DiagStore", "TestSupport", "diagd"]),
         .testTarget(name: "DiagClientTests", dependencies: ["DiagClient", "TestSupport"]),
         .testTarget(name: "DiagBundleTests", dependencies: ["DiagBundle", "TestSupport"]),
         .testTarget(name: "DiagForwardTests", dependencies: ["DiagForward", "DiagForwardHTTP", "DiagGenerator", "DiagStore", "TestSupport", "diagd"]),

@@ -3,9 +3,13 @@
 # started privately with its own configuration) and beside the same records over diagd's own
 # socket (NDJSON, one sync at the end), in one run. Each figure is records/s from the first
 # send until the last record is durable (diagd: committed, answered by a sync; rsyslog: written
-# by omfile to its file, which is not fsynced). The sender is Benchmarks/syslog_sender.py, one
-# process, blocking sockets (as syslog(3) is). The OTLP receiver of issue 20 is not built yet,
-# so no OTLP figure is printed.
+# by omfile to its file, which is not fsynced; OTLP: every POST answered 200, which diagd sends
+# once committed). The sender is Benchmarks/syslog_sender.py, one process, blocking sockets (as
+# syslog(3) is); for OTLP/HTTP it posts protobuf batches of 512 on one keep-alive connection,
+# one at a time, as an SDK's exporter thread does. Beside them, the OpenTelemetry Python SDK's own
+# path (logging -> LoggingHandler -> BatchLogRecordProcessor -> OTLP/HTTP exporter) on at most
+# 200000 of the records, in the private environment Tests/Scripts/otel-venv.sh makes (PyPI):
+# what a Python component reaches, bound by the SDK's own cost per record.
 #
 #   Benchmarks/syslog-otlp.sh [records]     (default 200000)
 set -euo pipefail
@@ -45,7 +49,8 @@ RSYSLOG_SECONDS=$(awk -v a="$START" -v b="$(now)" 'BEGIN { print b - a }')
 kill -TERM "$RSYSLOG_PID"; RSYSLOG_PID=""
 
 echo "== diagd --syslog-socket: $COUNT datagrams"
-"$BIN/diagd" --store "$WORK/store" --socket "$WORK/diagd.sock" --syslog-socket "$WORK/log" 2>"$WORK/diagd.stderr" &
+OTLP_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$BIN/diagd" --store "$WORK/store" --socket "$WORK/diagd.sock" --syslog-socket "$WORK/log" --otlp-http "127.0.0.1:$OTLP_PORT" 2>"$WORK/diagd.stderr" &
 DIAGD_PID=$!
 for _ in $(seq 1 200); do [[ -S "$WORK/diagd.sock" && -S "$WORK/log" ]] && break; sleep 0.05; done
 START=$(now)
@@ -58,15 +63,30 @@ echo "== diagd's own socket: the same $COUNT records as NDJSON, one sync at the 
 START=$(now)
 $SENDER ndjson "$WORK/diagd.sock" "$COUNT"
 NDJSON_SECONDS=$(awk -v a="$START" -v b="$(now)" 'BEGIN { print b - a }')
+
+echo "== diagd --otlp-http: the same $COUNT records as OTLP/HTTP protobuf, batches of 512, each answered once committed"
+START=$(now)
+$SENDER otlp "127.0.0.1:$OTLP_PORT" "$COUNT"
+OTLP_SECONDS=$(awk -v a="$START" -v b="$(now)" 'BEGIN { print b - a }')
+
+SDK_COUNT=$(( COUNT < 200000 ? COUNT : 200000 ))
+echo "== the OpenTelemetry Python SDK (logging -> BatchLogRecordProcessor -> OTLP/HTTP) into diagd: $SDK_COUNT records"
+OTEL_PYTHON=$(sh Tests/Scripts/otel-venv.sh)
+SDK_OUT=$(OTEL_SERVICE_NAME=sync-core OTEL_EXPORTER_OTLP_LOGS_ENDPOINT="http://127.0.0.1:$OTLP_PORT/v1/logs" "$OTEL_PYTHON" Benchmarks/otel_sdk_sender.py "$SDK_COUNT")
+echo "$SDK_OUT"
+SDK_SECONDS=$(echo "$SDK_OUT" | sed -n 's/.*seconds=//p')
 PEAK_KB=$(awk '/VmHWM/ {print $2}' "/proc/$DIAGD_PID/status")
 kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID"; DIAGD_PID=""
 STORED=$(for f in "$WORK"/store/Persist/*.chunk.sqlite; do sqlite3 "$f" "select count(*) from records where process <> 'diagd'" 2>/dev/null || echo 0; done | awk '{s += $1} END {print s}')
 
-awk -v n="$COUNT" -v r="$RSYSLOG_SECONDS" -v s="$SYSLOG_SECONDS" -v j="$NDJSON_SECONDS" -v lost="${LOST#lost=}" -v stored="$STORED" -v peak="$PEAK_KB" 'BEGIN {
+awk -v n="$COUNT" -v r="$RSYSLOG_SECONDS" -v s="$SYSLOG_SECONDS" -v j="$NDJSON_SECONDS" -v o="$OTLP_SECONDS" -v sdkn="$SDK_COUNT" -v sdk="$SDK_SECONDS" -v lost="${LOST#lost=}" -v stored="$STORED" -v peak="$PEAK_KB" 'BEGIN {
     printf "\n%-52s %12s\n", "", "records/s"
     printf "%-52s %12d\n", "rsyslogd imuxsock -> omfile (reference)", n / r
     printf "%-52s %12d\n", "diagd --syslog-socket -> store, committed", n / s
     printf "%-52s %12d\n", "diagd own socket (NDJSON) -> store, committed", n / j
+    printf "%-52s %12d\n", "diagd --otlp-http (protobuf, 512/POST) -> committed", n / o
+    printf "%-52s %12d\n", "OpenTelemetry Python SDK -> diagd --otlp-http (" sdkn ")", sdkn / sdk
     printf "ratio diagd syslog / rsyslog imuxsock: %.2f; diagd syslog / diagd NDJSON: %.2f\n", r / s, j / s
-    printf "syslog datagrams lost by diagd: %d; records stored: %d of %d; diagd peak RSS %.1f MiB\n", lost, stored, 2 * n, peak / 1024
+    printf "ratio diagd OTLP / rsyslog imuxsock: %.2f; diagd OTLP / diagd NDJSON: %.2f\n", r / o, j / o
+    printf "syslog datagrams lost by diagd: %d; records stored: %d of %d; diagd peak RSS %.1f MiB\n", lost, stored, 3 * n + sdkn, peak / 1024
 }'

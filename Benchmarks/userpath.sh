@@ -12,7 +12,7 @@
 #            hyperfine's warm-up run fills it, as the first `show` of a received bundle does)
 # Queries, each beside rg over the NDJSON (both sides print the records they select; the script
 # checks that the counts agree):
-#   rare     message CONTAINS[cd] of a phrase in 1 record in 10,000   target ≤ 0.1× rg at 10M, ≤ 0.5× at 1M
+#   rare     message CONTAINS[cd] of a phrase in 650 records of 1M      target ≤ 0.1× rg at 10M, ≤ 0.5× at 1M
 #   common   message CONTAINS[cd] of a phrase in 1 record in 20       (the scan path)  target ≤ 1.5× rg
 #   matches  message MATCHES a pattern with a literal run               target ≤ 1× rg
 #   window   process == X AND a one-minute window                       target < 20 ms, whole process

@@ -81,17 +81,23 @@ struct AppleRecordBuilder {
             record.subsystem = names.subsystem
             record.category = names.category
         }
-        if let frames = tracepoint.backtraceFrames { metadata["backtraceFrames"] = .int(Int64(frames)) }
+        if let backtrace = tracepoint.backtrace { metadata["backtrace"] = backtrace.json }
         var values = tracepoint.values
+        var oversizeMissing = false
         if let reference = tracepoint.oversizeReference, values.isEmpty {
-            values = file.oversize[OversizeKey(first: event.processKey.first, second: event.processKey.second, reference: UInt32(reference))] ?? []
+            let found = file.oversize[OversizeKey(first: event.processKey.first, second: event.processKey.second, reference: UInt32(reference))]
+            values = found ?? []
+            oversizeMissing = found == nil
         }
         let located = FormatLocator(strings: strings, process: event.process).locate(tracepoint, offset: tracepoint.formatOffset)
         if let image = located.image {
             record.senderImagePath = image.path
             record.sender = Self.lastComponent(image.path)
             metadata["senderImageUUID"] = .string(image.uuid.description)
+        } else if let uuid = located.imageUUID {
+            metadata["senderImageUUID"] = .string(uuid.description)
         }
+        if let offset = located.senderOffset { metadata["senderProgramCounter"] = .int(Int64(bitPattern: offset)) }
         record.formatString = located.format
         switch tracepoint.recordType {
         case .log:
@@ -121,6 +127,10 @@ struct AppleRecordBuilder {
         }
         if let format = located.format {
             record.eventMessage = MessageRenderer.render(format: format, values: values)
+        } else if oversizeMissing {
+            // Neither the string nor the values (their oversize entry is in no chunk of this
+            // file, e.g. in an earlier file of the archive): log's own words for it.
+            record.eventMessage = "<decode: missing data>"
         } else {
             record.eventMessage = Self.missingFormat(located.missing ?? "format string not found", values: values)
         }

@@ -31,7 +31,7 @@ struct FirehoseTracepoint: Sendable {
     var signpostID: UInt64?
     var nameReference: UInt64?
     var values: [FirehoseValue] = []
-    var backtraceFrames: Int?
+    var backtrace: Backtrace?
     var loss: (start: UInt64, end: UInt64, count: UInt64)?
 
     var stringsFile: StringsFile? { StringsFile(rawValue: flags & 0x0e) }
@@ -109,7 +109,7 @@ struct FirehoseTracepoint: Sendable {
                 privateData = privateArea[(privateArea.startIndex + start)..<(privateArea.startIndex + start + privateRange.size)]
             }
         }
-        (values, backtraceFrames) = try FirehoseValue.readItems(&reader, privateData: privateData, hasBacktrace: flags & 0x1000 != 0)
+        (values, backtrace) = try FirehoseValue.readItems(&reader, privateData: privateData, hasBacktrace: flags & 0x1000 != 0)
     }
 
     /// An activity identifier: 32 bits and a 32-bit sentinel (0x80000000) Apple drops.

@@ -73,7 +73,7 @@ public enum FirehoseValue: Sendable, Equatable {
     /// there to `reader.end` is values data.
     static func readItems(
         _ reader: inout LittleEndianReader, privateData: ArraySlice<UInt8>?, hasBacktrace: Bool
-    ) throws(AppleLogError) -> (values: [FirehoseValue], backtraceFrames: Int?) {
+    ) throws(AppleLogError) -> (values: [FirehoseValue], backtrace: Backtrace?) {
         guard reader.remaining >= 2 else { return ([], nil) }
         _ = try reader.u8("data items unknown byte")
         let count = Int(try reader.u8("data item count"))
@@ -84,10 +84,7 @@ public enum FirehoseValue: Sendable, Equatable {
             items.append((type, try reader.take(size, "data item of type 0x\(String(type, radix: 16))")))
         }
         let values = reader.bytes[reader.position..<reader.end]
-        var frames: Int?
-        if hasBacktrace, values.count >= 6, values[values.startIndex] == 0x01, values[values.startIndex + 2] == 0x12 {
-            frames = Int(values[values.startIndex + 4])
-        }
-        return (items.map { decode(type: $0.type, inline: $0.inline, values: values, privateData: privateData) }, frames)
+        let backtrace = hasBacktrace ? try Backtrace.read(at: reader) : nil
+        return (items.map { decode(type: $0.type, inline: $0.inline, values: values, privateData: privateData) }, backtrace)
     }
 }

@@ -7,8 +7,12 @@ enum StateDumpText {
         var text = "State dump: \(dump.title)"
         switch dump.dataType {
         case 1:
-            if let object = try? PropertyListSerialization.propertyList(from: Data(dump.data), options: [], format: nil),
-               let value = jsonValue(object, depth: 0) {
+            let object = try? PropertyListSerialization.propertyList(from: Data(dump.data), options: [], format: nil)
+            if let string = object as? String {
+                // Most dumps are an object's description: shown as the text it is, not as a
+                // JSON string with its newlines escaped.
+                text += "\n" + string
+            } else if let object, let value = jsonValue(object, depth: 0) {
                 var writer = JSONWriter(reservingCapacity: dump.data.count * 2)
                 writer.append(value)
                 text += "\n" + String(decoding: writer.bytes, as: UTF8.self)
@@ -18,7 +22,13 @@ enum StateDumpText {
         case 2:
             text += "\n<protocol buffer, \(dump.data.count) bytes>"
         default:
-            if let string = String(validating: dump.data.prefix { $0 != 0 }, as: UTF8.self), !string.isEmpty,
+            if dump.decoderLibrary == "location", dump.decoderType == "_CLClientManagerStateTrackerState", dump.data.count >= 8 {
+                // CoreLocation's client manager state: two 32-bit integers (enabled status, and
+                // restricted as a flag), which log decodes with location's own decoder.
+                let status = Int32(bitPattern: UInt32(FirehoseValue.littleEndian(dump.data[dump.data.startIndex..<dump.data.startIndex + 4])))
+                let restricted = FirehoseValue.littleEndian(dump.data[dump.data.startIndex + 4..<dump.data.startIndex + 8]) != 0
+                text += "\n{\"locationRestricted\":\(restricted),\"locationServicesEnabledStatus\":\(status)}"
+            } else if let string = String(validating: dump.data.prefix { $0 != 0 }, as: UTF8.self), !string.isEmpty,
                string.allSatisfy({ !$0.isASCII || $0.isWhitespace || ($0.asciiValue ?? 0) >= 0x20 }) {
                 text += "\n" + string
             } else {

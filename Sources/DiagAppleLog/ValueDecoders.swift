@@ -1,7 +1,8 @@
 import Foundation
 
 /// The `%{decoder}` value decoders of os_log that change how a value reads (`bool`, `BOOL`,
-/// `time_t`, `errno`, `darwin.signal`, `darwin.mode`, `in_addr`, `uuid_t`, `bytes`, …).
+/// `time_t`, `errno`, `darwin.signal`, `darwin.mode`, `in_addr`, `sockaddr`, `uuid_t`, `bytes`,
+/// `mask.hash`, …).
 /// nil: the decoder is not one of these, and the value is formatted by its conversion.
 enum ValueDecoders {
     static func decode(scalar bits: UInt64, byteCount: Int, decoder: String?) -> String? {
@@ -52,6 +53,11 @@ enum ValueDecoders {
             var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
             guard inet_ntop(AF_INET6, &address, &text, socklen_t(text.count)) != nil else { return nil }
             return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        case "mask.hash":
+            // The device stored a hash of the value, not the value: log shows it in base64.
+            return "<mask.hash: '\(Data(data).base64EncodedString())'>"
+        case "sockaddr", "network:sockaddr":
+            return SocketAddressText.describe(data)
         case "timeval", "timespec":
             guard data.count == 16 else { return nil }
             let seconds = Int64(bitPattern: FirehoseValue.littleEndian(data[0..<8]))

@@ -25,6 +25,8 @@ public struct DaemonOptions: Sendable {
     public var syslogSocketPath: String?
     /// `--syslog-tcp`: `HOST:PORT` or `PORT` (loopback) for syslog over TCP (RFC 6587).
     public var syslogTCP: String?
+    /// Listeners made outside this target (`--otlp-http`), bound when the server is made.
+    public var listeners: [IngestListenerFactory] = []
 
     public init(
         storeDirectory: String, socketPath: String, socketGroup: String? = nil, maximumSize: Int64? = nil,

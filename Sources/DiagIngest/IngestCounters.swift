@@ -18,6 +18,9 @@ final class IngestCounters: Sendable {
     let syslogReceived = Atomic<Int>(0)
     let syslogInvalid = Atomic<Int>(0)
     let syslogLost = Atomic<Int>(0)
+    /// OTLP/HTTP: records taken, and requests refused (bad payload, too large).
+    let otlpReceived = Atomic<Int>(0)
+    let otlpRefused = Atomic<Int>(0)
 
     func add(_ counter: borrowing Atomic<Int>, _ amount: Int = 1) {
         counter.wrappingAdd(amount, ordering: .relaxed)
@@ -39,6 +42,8 @@ final class IngestCounters: Sendable {
             "syslogReceived": value(syslogReceived),
             "syslogInvalid": value(syslogInvalid),
             "syslogLost": value(syslogLost),
+            "otlpReceived": value(otlpReceived),
+            "otlpRefused": value(otlpRefused),
         ])
     }
 }

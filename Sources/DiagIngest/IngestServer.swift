@@ -15,6 +15,7 @@ public final class IngestServer: Sendable {
     private let stopRequest: StopRequest
     private let serials = Atomic<Int>(0)
     private let syslog: SyslogListeners
+    private let listeners: [any IngestListener]
 
     /// Takes the store's lock, opens the store, and binds the socket; throws with a clear
     /// message when another daemon holds the store or listens on the socket.
@@ -39,6 +40,8 @@ public final class IngestServer: Sendable {
             writer: writer, log: log, makeStreamFilter: makeStreamFilter)
         // Bound before the main socket: a client that reaches that one finds these ready too.
         syslog = try SyslogListeners(options: options, context: context, stopRequest: stopRequest)
+        let intake = RecordIntake(context: context, stopRequest: stopRequest)
+        listeners = try options.listeners.map { try $0(intake) }
         // A bare name (`--socket d.sock`) lives in the current folder, which exists.
         let socketFolder = (options.socketPath as NSString).deletingLastPathComponent
         if !socketFolder.isEmpty {
@@ -54,7 +57,9 @@ public final class IngestServer: Sendable {
     public func run(onReady: () -> Void = {}) {
         context.writer.start()
         syslog.start()
-        let also = syslog.summary.isEmpty ? "" : "; \(syslog.summary)"
+        listeners.forEach { $0.start() }
+        let summaries = ([syslog.summary] + listeners.map(\.summary)).filter { !$0.isEmpty }
+        let also = summaries.isEmpty ? "" : "; " + summaries.joined(separator: ", ")
         context.log.log(.default, "diagd \(getpid()) accepting on \(socketPath), store \(options.storeDirectory)\(also)", category: "lifecycle")
         onReady()
         SystemdNotifier.notify("READY=1\nSTATUS=accepting on \(socketPath)")
@@ -66,6 +71,8 @@ public final class IngestServer: Sendable {
         listener.withLock { $0.socket?.close(); $0.socket = nil }
         context.hub.closeAll()
         syslog.waitUntilFinished()
+        // Their requests in progress wait for commits: stopped while the writer still runs.
+        listeners.forEach { $0.stop() }
         context.log.log(.default, "diagd \(getpid()) stopping: \(context.counters.json.compactText)", category: "lifecycle")
         context.writer.stop()
         context.writer.waitUntilFinished()

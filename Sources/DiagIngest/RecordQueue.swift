@@ -11,11 +11,11 @@ import Foundation
 final class RecordQueue: @unchecked Sendable {
     // Safe: every field is read and written with `condition` locked.
 
-    /// A `sync` waiting for the records before it: `position` counts every record ever queued.
+    /// A `sync` waiting for the records before it: `position` counts every record ever queued;
+    /// `reply` is called by the writer once they are committed.
     struct PendingSync {
         let position: Int
-        let connection: Connection
-        let id: JSONValue
+        let reply: @Sendable () -> Void
     }
 
     /// What the writer takes at once: records for one transaction, then the syncs they cover.
@@ -91,10 +91,17 @@ final class RecordQueue: @unchecked Sendable {
     /// Queues a sync; it is answered once every record queued before it is committed.
     @discardableResult
     func pushSync(_ connection: Connection, id: JSONValue) -> Bool {
+        pushSync { connection.send(.object(["synced": id])) }
+    }
+
+    /// Queues a waiter called once every record queued before it is committed (an OTLP request's
+    /// HTTP 200 waits on it). Returns false once the queue is closed.
+    @discardableResult
+    func pushSync(reply: @escaping @Sendable () -> Void) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard !closed else { return false }
-        syncs.append(PendingSync(position: queuedTotal, connection: connection, id: id))
+        syncs.append(PendingSync(position: queuedTotal, reply: reply))
         condition.broadcast()
         return true
     }

@@ -64,7 +64,7 @@ final class StoreWriterThread: @unchecked Sendable {
                 lastRecords = Date()
                 queue.recycle(&drain.records)
             }
-            for sync in drain.syncs { sync.connection.send(.object(["synced": sync.id])) }
+            for sync in drain.syncs { sync.reply() }
             if Date().timeIntervalSince(lastMaintenance) >= maintenanceInterval {
                 lastMaintenance = Date()
                 maintain(idle: Date().timeIntervalSince(lastRecords) >= maintenanceInterval)

@@ -13,12 +13,15 @@ import Synchronization
 public final class StoreRows {
     private let cursor: RecordCursor
     private let messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
+    /// The opened bundle whose store the cursor reads, kept readable while the rows are.
+    private let bundle: (any OpenedBundleStore)?
     /// Bytes of NDJSON per block handed over.
     static let blockSize = 128 * 1024
 
-    init(cursor: RecordCursor, messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?) {
+    init(cursor: RecordCursor, messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?, bundle: (any OpenedBundleStore)? = nil) {
         self.cursor = cursor
         self.messageResidual = messageResidual
+        self.bundle = bundle
     }
 
     /// Every matching row as a line of NDJSON (the bytes `LogRecord.writeJSON` writes, and a
@@ -187,12 +190,26 @@ private struct ParallelBlocks {
 }
 
 extension LogQuery {
-    /// The rows of `sources` when they are one store directory and the condition's residual,
-    /// if any, reads only the message; nil otherwise (then `open` is the way).
-    public func openStoreRows(_ sources: [QuerySource]) throws -> StoreRows? {
-        guard sources.count == 1, case .store(let url) = sources[0] else { return nil }
+    /// The rows of `sources` when they are one store directory, or one bundle (its store as
+    /// `bundleOpener` unpacked and admitted it), and the condition's residual, if any, reads only
+    /// the message; nil otherwise (then `open` is the way).
+    public func openStoreRows(_ sources: [QuerySource], bundleOpener: (any BundleOpener)? = nil) throws -> StoreRows? {
+        guard sources.count == 1 else { return nil }
         if let condition, condition.residual != nil, condition.messageResidual == nil { return nil }
+        let url: URL
+        var opened: (any OpenedBundleStore)?
+        switch sources[0] {
+        case .store(let store):
+            url = store
+        case .bundle(let path):
+            guard let bundleOpener else { return nil }
+            let bundle = try bundleOpener.openStore(inBundle: path)
+            url = bundle.storeURL
+            opened = bundle
+        case .file, .appleLog:
+            return nil
+        }
         let cursor = try StoreRecordStream.cursor(store: url, selection: selection, condition: condition)
-        return StoreRows(cursor: cursor, messageResidual: condition?.residual == nil ? nil : condition?.messageResidual)
+        return StoreRows(cursor: cursor, messageResidual: condition?.residual == nil ? nil : condition?.messageResidual, bundle: opened)
     }
 }

@@ -2,6 +2,7 @@ import DiagCommandLine
 import DiagForward
 import DiagForwardHTTP
 import DiagIngest
+import DiagOTLP
 import DiagProtocol
 import Foundation
 
@@ -21,6 +22,11 @@ struct Diagd: ParsableCommand {
             folder resumes after a restart, and a receiver that is down or slow never holds the \
             store back (docs/FORWARDING.md). New forwards start with the records committed from \
             then on.
+
+            Programs that do not link DiagClient log to diagd through syslog
+            (--syslog-socket, --syslog-tcp) or an OpenTelemetry SDK's OTLP/HTTP exporter
+            (--otlp-http, answered 200 once the records are committed;
+            docs/OTLP-RECEIVER.md).
             """,
         version: "diagd 0.1.0", manualSection: 8, seeAlso: ["diag(1)"])
 
@@ -54,6 +60,12 @@ struct Diagd: ParsableCommand {
     @Option(name: "syslog-tcp", help: "Also take syslog over TCP (RFC 6587) on HOST:PORT, or PORT on 127.0.0.1.", valueName: "address")
     var syslogTCP: String?
 
+    @Option(name: "otlp-http", help: "Also take OpenTelemetry logs (OTLP/HTTP, POST /v1/logs) on HOST:PORT, or PORT on 127.0.0.1.", valueName: "address")
+    var otlpHTTP: String?
+
+    @Flag(name: "otlp-http-allow-remote", help: "Let --otlp-http listen on an address other machines reach (it has no authentication).")
+    var otlpHTTPAllowRemote = false
+
     @Option(name: "config", help: "Read settings from FILE: `forward URL` lines, `#` comments.", valueName: "file")
     var config: String?
 
@@ -66,6 +78,9 @@ struct Diagd: ParsableCommand {
             if let value, QuantityParsing.byteCount(value) == nil {
                 throw ValidationError("\(flag) '\(value)' is not a size; write a number of bytes with an optional K, M, G or T (e.g. 500M)")
             }
+        }
+        if let otlpHTTP {
+            do { _ = try OTLPHTTPReceiver.address(otlpHTTP, allowRemote: otlpHTTPAllowRemote) } catch { throw ValidationError(error.description) }
         }
         if let maxAge, QuantityParsing.seconds(maxAge) == nil {
             throw ValidationError("--max-age '\(maxAge)' is not an age; write a number with s, m, h or d (e.g. 7d)")
@@ -84,6 +99,10 @@ struct Diagd: ParsableCommand {
         options.forwards = try forwardConfiguration().destinations
         options.syslogSocketPath = syslogSocket
         options.syslogTCP = syslogTCP
+        if let otlpHTTP {
+            options.listeners.append(OTLPHTTPReceiver.factory(
+                address: otlpHTTP, allowRemote: otlpHTTPAllowRemote, maximumConnections: options.maximumConnections))
+        }
         OTLPHTTPSink.register()
         let status = DaemonLauncher.run(options: options)
         if status != 0 { throw ExitCode(status) }

@@ -55,6 +55,16 @@ import Testing
         ("%s", [.damaged("value range 10+4 outside the 8 bytes of data")], "<decode: value range 10+4 outside the 8 bytes of data>"),
         ("%{private, mask.hash}s", [.privateValue], "<private>"),
         ("%{public, name=count}d items", [int(3)], "3 items"),
+        // A hashed value (item type 0xf2): the hash's bytes in base64; DE AD BE EF is "3q2+7w==".
+        ("%{private, mask.hash}s", [.data([0xDE, 0xAD, 0xBE, 0xEF])], "<mask.hash: '3q2+7w=='>"),
+        ("%{public, mask.hash}@", [.data([0xFB, 0xFF])], "<mask.hash: '+/8='>"),
+        // Darwin sockaddrs: sockaddr_in 192.168.1.20 port 443 (0x01BB), sockaddr_in6 fe80::1
+        // scope 4 port 8080 (0x1F90), a sockaddr_un path, and a family this does not know (hex).
+        ("%{network:sockaddr}.*P", [.count(16), .data([16, 2, 0x01, 0xBB, 192, 168, 1, 20, 0, 0, 0, 0, 0, 0, 0, 0])], "192.168.1.20:443"),
+        ("%{network:sockaddr}.*P", [.count(16), .data([16, 2, 0, 0, 10, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0])], "10.0.0.1"),
+        ("%{network:sockaddr}.*P", [.count(28), .data([28, 30, 0x1F, 0x90, 0, 0, 0, 0, 0xFE, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 4, 0, 0, 0])], "[fe80::1%4]:8080"),
+        ("%{sockaddr}.*P", [.count(12), .data([12, 1] + Array("/tmp/s.sock".utf8) + [0])], "/tmp/s.sock"),
+        ("%{network:sockaddr}.*P", [.count(4), .data([4, 99, 1, 2])], "<04630102>"),
     ] as [(String, [FirehoseValue], String)])
     func rendersLikeLog(format: String, values: [FirehoseValue], expected: String) {
         #expect(MessageRenderer.render(format: format, values: values) == expected)
@@ -71,6 +81,13 @@ import Testing
         let long = MessageRenderer.render(format: String(repeating: "%4000d", count: 100), values: Array(repeating: Self.int(1), count: 100))
         #expect(long.hasSuffix("<decode: message cut at \(MessageRenderer.maximumMessageBytes) bytes>"))
         #expect(long.utf8.count < MessageRenderer.maximumMessageBytes + 100)
+    }
+
+    /// A masked value is a data item of type 0xf2 whose range holds the hash the device computed.
+    @Test func maskedItemIsTheHashBytes() {
+        let value = FirehoseValue.decode(type: 0xF2, inline: [2, 0, 4, 0], values: [0xAA, 0xBB, 0xDE, 0xAD, 0xBE, 0xEF], privateData: nil)
+        #expect(value == .data([0xDE, 0xAD, 0xBE, 0xEF]))
+        #expect(MessageRenderer.render(format: "account %{private, mask.hash}@", values: [value]) == "account <mask.hash: '3q2+7w=='>")
     }
 
     @Test func unknownConversionIsKeptAsWritten() {

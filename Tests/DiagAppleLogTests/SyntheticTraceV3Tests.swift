@@ -120,7 +120,9 @@ import TestSupport
         let records = try Self.records(try SyntheticArchive())
         let record = try #require(records.first { $0.formatString == SyntheticArchive.formats[6] })
         #expect(record.eventMessage == "bt after backtrace")
-        #expect(record.metadata?["backtraceFrames"] == .int(1))
+        #expect(record.metadata?["backtrace"] == .object(["frames": .array([
+            .object(["imageOffset": .int(0x1234), "imageUUID": .string(TraceV3Writer().libraryUUID.description)]),
+        ])]))
     }
 
     @Test func stateAndSimpleDumps() throws {

@@ -52,6 +52,24 @@ import TestSupport
         #expect(log.contains("octet-counted frame announces more than 65536 bytes"))
     }
 
+    /// A slow client: a frame begun and never finished. Others are served meanwhile, and after
+    /// `SyslogTCPListener.idleSeconds` (30 s) of silence the connection is closed with its reason.
+    @Test func aClientThatStallsInAFrameIsClosedAndOthersAreServedMeanwhile() throws {
+        let port = try LoopbackPort.free()
+        let syslog = try SyslogDaemon(extra: ["--syslog-tcp", "127.0.0.1:\(port)"])
+        let stalled = try TCPClient(port: port)
+        stalled.write("40 <13>app: the start of a frame that")
+        let other = try TCPClient(port: port)
+        other.write("21 <13>app: served first")
+        other.close()
+        #expect(try syslog.waitForRecords(1).map(\.eventMessage) == ["served first"])
+        #expect(!stalled.closedByServer(within: 5))
+        #expect(stalled.closedByServer(within: 60))
+        #expect(syslog.daemon.stop() == 0)
+        let log = syslog.daemon.stderr
+        #expect(log.contains("a partial frame waited 30 s for more bytes; connection closed"), "\(log)")
+    }
+
     @Test func connectionsBeyondTheLimitAreRefusedAndTheDaemonStaysUp() throws {
         let port = try LoopbackPort.free()
         let syslog = try SyslogDaemon(extra: ["--syslog-tcp", "\(port)", "--max-connections", "4"])

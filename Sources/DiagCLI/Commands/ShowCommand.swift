@@ -179,8 +179,8 @@ struct ShowCommand: ParsableCommand {
             return try show.run(printer: printer, sink: sink)
         }
         do {
-            if style == .ndjson, order.isNatural, let rows = try query.openStoreRows(querySources) {
-                // One store in NDJSON: rows go out straight from the columns, undecoded.
+            if style == .ndjson, order.isNatural, let rows = try query.openStoreRows(querySources, bundleOpener: SourceArguments.bundleOpener) {
+                // One store or bundle in NDJSON: rows go out straight from the columns, undecoded.
                 printer.begin()
                 defer { printer.finish() }
                 let zone = self.zone

@@ -2,12 +2,12 @@ import Glibc
 
 /// A listening address given as `HOST:PORT`, `[IPv6]:PORT` or a bare `PORT` (then loopback,
 /// 127.0.0.1: a listener reachable from other machines must be asked for by address).
-struct TCPAddress: Sendable, Hashable, CustomStringConvertible {
-    let host: String
-    let port: UInt16
+public struct TCPAddress: Sendable, Hashable, CustomStringConvertible {
+    public let host: String
+    public let port: UInt16
 
     /// Parses the option's value; the error says what is accepted.
-    init(parsing text: String, option: String) throws(IngestError) {
+    public init(parsing text: String, option: String) throws(IngestError) {
         let accepted = "write PORT (on 127.0.0.1), HOST:PORT or [IPv6]:PORT with a numeric address, e.g. 127.0.0.1:5514"
         var host = "127.0.0.1"
         var portText = text
@@ -28,7 +28,19 @@ struct TCPAddress: Sendable, Hashable, CustomStringConvertible {
         self.port = port
     }
 
-    var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// Whether only this machine can reach the address: 127.0.0.0/8 or ::1.
+    public var isLoopback: Bool {
+        if Self.family(of: host) == AF_INET {
+            var v4 = in_addr()
+            inet_pton(AF_INET, host, &v4)
+            return UInt32(bigEndian: v4.s_addr) >> 24 == 127
+        }
+        var v6 = in6_addr()
+        inet_pton(AF_INET6, host, &v6)
+        return withUnsafeBytes(of: &v6) { bytes in bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1 }
+    }
 
     private static func family(of host: String) -> Int32? {
         var v4 = in_addr()
@@ -39,7 +51,7 @@ struct TCPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A listening socket bound to the address (SO_REUSEADDR, close-on-exec).
-    func listen(backlog: Int32 = 512) throws(IngestError) -> Int32 {
+    public func listen(backlog: Int32 = 512) throws(IngestError) -> Int32 {
         let family = Self.family(of: host)!
         let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .system("cannot create a TCP socket for \(self)") }
