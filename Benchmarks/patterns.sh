@@ -11,16 +11,18 @@
 #   2. speed: `diag patterns` against `diag show --style ndjson >/dev/null` over the same store of
 #      COUNT generated records, both with --info --debug (every record); records/s of the miner;
 #      peak RSS of diag patterns (/usr/bin/time -v).      target: <= 1.5x show, RSS < 64 MiB
-#   3. `diag diff` of two bundles of COUNT records each against `diag patterns` of both.
+#   3. `diag diff` of two bundles of DIFF_COUNT records each against `diag patterns` of both.
 #                                                            target: < 2x the two patterns runs
 #
 # Usage: Benchmarks/patterns.sh [COUNT]      (default 1000000; the issue's figure is at 10000000)
 #   WORK=/some/dir keeps generated files, stores, bundles and the venv between runs;
+#   DIFF_COUNT=n sizes part 3's two bundles (default COUNT: the issue's diff is of 1M bundles);
 #   DIAG=/path/to/diag uses that binary instead of building a release one;
 #   NO_REFERENCE=1 skips logparser3 (no PyPI).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 count=${1:-1000000}
+diff_count=${DIFF_COUNT:-$count}
 [ -x /usr/bin/time ] || { echo "patterns.sh needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "patterns.sh needs python3" >&2; exit 1; }
 if [ -n "${WORK:-}" ]; then work=$WORK; mkdir -p "$work"; else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
@@ -92,19 +94,19 @@ printf '%-36s %9s %9s   %s x show wall, %s x CPU (target <= 1.5)   %s records/s 
     "diag patterns" "$patterns_wall" "$patterns_cpu" "$(ratio "$patterns_wall" "$show_wall")" "$(ratio "$patterns_cpu" "$show_cpu")" \
     "$(python3 -c "print(int($count / $patterns_wall))")" "$patterns_rss"
 
-echo "== 3. diag diff of two bundles of $count records each"
+echo "== 3. diag diff of two bundles of $diff_count records each"
 for seed in 1 2; do
-    bundle_store="$work/store-$count-seed$seed"
-    if [ ! -f "$work/bundle-$count-$seed.path" ]; then
-        if [ "$seed" = 1 ]; then bundle_store=$store; else
-            "$diag" generate --count "$count" --seed "$seed" --output "$work/records-$count-$seed.ndjson"
-            "$diag" import --store "$bundle_store" "$work/records-$count-$seed.ndjson" >/dev/null
+    bundle_store="$work/store-$diff_count-seed$seed"
+    if [ ! -f "$work/bundle-$diff_count-$seed.path" ]; then
+        if [ "$seed" = 1 ]; then bundle_store=$work/store-$diff_count; else
+            "$diag" generate --count "$diff_count" --seed "$seed" --output "$work/records-$diff_count-$seed.ndjson"
+            "$diag" import --store "$bundle_store" "$work/records-$diff_count-$seed.ndjson" >/dev/null
         fi
         mkdir -p "$work/bundles-$seed"
-        DIAG_SOCKET="$work/no-daemon.sock" "$diag" collect --store "$bundle_store" --output "$work/bundles-$seed" | tail -n 1 >"$work/bundle-$count-$seed.path"
+        DIAG_SOCKET="$work/no-daemon.sock" "$diag" collect --store "$bundle_store" --output "$work/bundles-$seed" | tail -n 1 >"$work/bundle-$diff_count-$seed.path"
     fi
 done
-base=$(cat "$work/bundle-$count-1.path"); target=$(cat "$work/bundle-$count-2.path")
+base=$(cat "$work/bundle-$diff_count-1.path"); target=$(cat "$work/bundle-$diff_count-2.path")
 export XDG_CACHE_HOME="$work/cache"
 "$diag" stats "$base" >/dev/null; "$diag" stats "$target" >/dev/null   # unpacked once into the cache, as a user's first look does
 read -r base_wall base_cpu < <(timed "$diag" patterns "$base")

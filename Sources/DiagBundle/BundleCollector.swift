@@ -121,7 +121,7 @@ public struct BundleCollector {
             try add(relative)
         }
         // The summaries read the snapshot while the archive takes it in: two cores at work.
-        let summaries = SummaryJob(root: root, hostName: hostName, manifest: manifest, notes: request.notes)
+        let summaries = SummaryJob(root: root, hostName: hostName, manifest: manifest, notes: request.notes, baseline: request.baseline)
         let statistics: BundleStatistics
         // The log store's Info.json holds record counts the summaries take (`SummaryJob`).
         let summaryFiles = ["\(BundleLayout.logStore)/Info.json", "\(BundleLayout.summaries)/", BundleLayout.stats,

@@ -58,6 +58,8 @@ public struct BundleRequest: Sendable {
     public var extraRecords: [LogRecord] = []
     /// Replace user, host names and addresses in records with placeholders (feedback).
     public var redact = false
+    /// Collect: report.html begins with the patterns new, gone and changed since this baseline.
+    public var baseline: ReportBaseline?
     /// Nanoseconds since the epoch; also names the bundle.
     public var created: Int64
     /// What `--size` left out of the window (whose start it moved), said in the bundle.

@@ -17,13 +17,15 @@ public struct ReportPatterns: Sendable {
     static let componentLimit = 12
     static let problemLimit = 50
 
-    /// Mines every record of the stream (two miners: all records, and Error and Fault ones).
-    static func mine(_ records: inout some RecordStream) throws -> ReportPatterns {
+    /// Mines every record of the stream (two miners: all records, and Error and Fault ones),
+    /// and counts each in `baseline`'s diff, if any, in the same pass.
+    static func mine(_ records: inout some RecordStream, baseline: inout ReportBaseline?) throws -> ReportPatterns {
         var all = PatternMiner<RecordPatternSummary>()
         var problems = PatternMiner<RecordPatternSummary>()
         var perProcess: [String: Int] = [:]
         while let record = try records.next() {
             all.add(record.eventMessage) { $0.count(record) }
+            baseline?.count(record)
             if record.messageType == .error || record.messageType == .fault {
                 problems.add(record.eventMessage) { $0.count(record) }
             }
@@ -45,9 +47,9 @@ public struct ReportPatterns: Sendable {
     }
 
     /// The patterns of every record of a bundle's snapshot chunks.
-    static func mine(_ sources: [SummarySource]) throws -> ReportPatterns {
+    static func mine(_ sources: [SummarySource], baseline: inout ReportBaseline?) throws -> ReportPatterns {
         var stream = try SnapshotChunkStream.merged(sources, where: SnapshotChunkStream.everything)
-        return try mine(&stream)
+        return try mine(&stream, baseline: &baseline)
     }
 
     func problemSection(total: Int) -> String {

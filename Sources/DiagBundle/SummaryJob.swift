@@ -13,14 +13,16 @@ final class SummaryJob: @unchecked Sendable {
     private let hostName: String
     private let manifest: BundleManifest
     private let notes: String?
+    private var baseline: ReportBaseline?
     private let condition = NSCondition()
     private var outcome: Result<BundleStatistics, any Error>?
 
-    init(root: URL, hostName: String, manifest: BundleManifest, notes: String?) {
+    init(root: URL, hostName: String, manifest: BundleManifest, notes: String?, baseline: ReportBaseline? = nil) {
         self.root = root
         self.hostName = hostName
         self.manifest = manifest
         self.notes = notes
+        self.baseline = baseline
     }
 
     /// Starts reading `sources`, every chunk of the snapshot, which the caller no longer uses.
@@ -61,10 +63,12 @@ final class SummaryJob: @unchecked Sendable {
         }
         let errors = try ErrorDigest.write(sources, to: root.appendingPathComponent(BundleLayout.errors), hostName: hostName)
         let triage = try TriageData.collect(sources)
-        let patterns = try ReportPatterns.mine(sources)
+        let patterns = try ReportPatterns.mine(sources, baseline: &baseline)
         let report = ReportPage(manifest: manifest, statistics: statistics, errors: errors, notes: notes, triage: triage, patterns: patterns)
+        var page = report.html()
+        if let baseline, let withDiff = ReportDiffSection.insert(baseline.section(), into: page) { page = withDiff }
         do {
-            try StagedFile.write(Data(report.html().utf8), to: root.appendingPathComponent(BundleLayout.report))
+            try StagedFile.write(Data(page.utf8), to: root.appendingPathComponent(BundleLayout.report))
         } catch {
             throw BundleError.failure("cannot write \(BundleLayout.report): \(error.localizedDescription)")
         }

@@ -14,32 +14,36 @@ public enum MessageMasker {
     /// The masked words of `message`, joined by one space (words never contain one).
     public static func mask(_ message: String) -> String {
         var message = message
-        return message.withUTF8 { bytes in
-            var output: [UInt8] = []
-            output.reserveCapacity(bytes.count)
-            var previousWordWasWildcard = false
-            var index = 0
-            while index < bytes.count {
-                while index < bytes.count, isSpace(bytes[index]) { index += 1 }
-                guard index < bytes.count else { break }
-                let start = index
-                while index < bytes.count, !isSpace(bytes[index]) { index += 1 }
-                let word = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                if output.count >= wildcardBytes.count, output.suffix(wildcardBytes.count).elementsEqual(wildcardBytes),
-                   let unitLength = unitPrefixLength(word) {
-                    // `5 ms`, `64 KB,`: the unit belongs to the number before it.
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: word[unitLength...]))
-                    continue
-                }
-                let wordStart = output.count
-                if wordStart > 0 { output.append(0x20) }
-                let isWildcard = appendMaskedWord(word, to: &output)
-                if isWildcard, previousWordWasWildcard {
-                    output.removeSubrange(wordStart...)
-                }
-                previousWordWasWildcard = isWildcard
+        var output: [UInt8] = []
+        message.withUTF8 { mask(utf8: $0, into: &output) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The masked words of a message's UTF-8 bytes, in `output` (emptied first, its capacity
+    /// kept): what `mask` returns, without making a `String` of the message or of the result.
+    public static func mask(utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        output.removeAll(keepingCapacity: true)
+        output.reserveCapacity(bytes.count)
+        var previousWordWasWildcard = false
+        var index = 0
+        while index < bytes.count {
+            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+            guard index < bytes.count else { break }
+            let start = index
+            while index < bytes.count, !isSpace(bytes[index]) { index += 1 }
+            let word = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            if endsWithWildcard(output, from: 0), let unitLength = unitPrefixLength(word) {
+                // `5 ms`, `64 KB,`: the unit belongs to the number before it.
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: word[unitLength...]))
+                continue
             }
-            return String(decoding: output, as: UTF8.self)
+            let wordStart = output.count
+            if wordStart > 0 { output.append(0x20) }
+            let isWildcard = appendMaskedWord(word, to: &output)
+            if isWildcard, previousWordWasWildcard {
+                output.removeSubrange(wordStart...)
+            }
+            previousWordWasWildcard = isWildcard
         }
     }
 
@@ -51,7 +55,7 @@ public enum MessageMasker {
     /// Appends the masked form of one word; true when the whole word became `<*>`.
     private static func appendMaskedWord(_ word: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) -> Bool {
         if isWholeVariable(word) {
-            output.append(contentsOf: wildcardBytes)
+            appendWildcardBytes(to: &output)
             return true
         }
         let begin = output.count
@@ -80,18 +84,33 @@ public enum MessageMasker {
             }
             index += 1
         }
-        return output.count - begin == wildcardBytes.count && output[begin...].elementsEqual(wildcardBytes)
+        return output.count - begin == 3 && endsWithWildcard(output, from: begin)
     }
 
     /// Appends `<*>`, or absorbs it into a `<*>` separated from it by joining punctuation only.
     private static func appendWildcard(to output: inout [UInt8], since begin: Int) {
         var index = output.count
         while index > begin, isJoiner(output[index - 1]) { index -= 1 }
-        if index - begin >= wildcardBytes.count, output[(index - wildcardBytes.count)..<index].elementsEqual(wildcardBytes) {
+        if index - begin >= 3, output[index - 3] == 0x3C, output[index - 2] == 0x2A, output[index - 1] == 0x3E {
             output.removeSubrange(index...)
             return
         }
-        output.append(contentsOf: wildcardBytes)
+        appendWildcardBytes(to: &output)
+    }
+
+    /// `<*>`, byte by byte: the hot path reads no shared constant.
+    @inline(__always)
+    private static func appendWildcardBytes(to output: inout [UInt8]) {
+        output.append(0x3C)
+        output.append(0x2A)
+        output.append(0x3E)
+    }
+
+    /// Whether `output` ends with `<*>` after `begin`.
+    @inline(__always)
+    private static func endsWithWildcard(_ output: [UInt8], from begin: Int) -> Bool {
+        let count = output.count
+        return count - begin >= 3 && output[count - 3] == 0x3C && output[count - 2] == 0x2A && output[count - 1] == 0x3E
     }
 
     /// URLs and paths are variable whole, slashes and all.
@@ -124,13 +143,9 @@ public enum MessageMasker {
         return segment.first == UInt8(ascii: "/") && segment.count > 1
     }
 
-    /// Units of time and size, written after a number.
-    private static let units: Set<[UInt8]> = Set([
-        "ns", "us", "µs", "ms", "s", "sec", "secs", "second", "seconds", "min", "mins", "minutes", "h", "hours",
-        "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "byte", "bytes",
-    ].map { Array($0.utf8) })
-
-    /// The length of a unit word (lower-cased) that only punctuation follows, or nil.
+    /// The length of a unit of time or size (lower-cased: ns, us, µs, ms, s, sec, secs, second,
+    /// seconds, min, mins, minutes, h, hours, b, kb, mb, gb, tb, kib, mib, gib, tib, byte,
+    /// bytes) that only punctuation follows, or nil.
     private static func unitPrefixLength(_ word: UnsafeBufferPointer<UInt8>) -> Int? {
         var length = 0
         while length < word.count, isLetter(word[length]) || word[length] >= 0x80 { length += 1 }
@@ -138,11 +153,23 @@ public enum MessageMasker {
         for byte in word[length...] where !isJoiner(byte) && byte != UInt8(ascii: ";") && byte != UInt8(ascii: ")") && byte != UInt8(ascii: "]") {
             return nil
         }
-        let lowered = word[..<length].map { isLetter($0) ? $0 | 0x20 : $0 }
-        return units.contains(lowered) ? length : nil
+        // The lower-cased bytes, the first in the lowest byte: compared as one number.
+        var code: UInt64 = 0
+        for index in 0..<length {
+            let byte = word[index]
+            code |= UInt64(isLetter(byte) ? byte | 0x20 : byte) << (8 * UInt64(index))
+        }
+        switch code {
+        case 0x736E, 0x7375, 0x73B5C2, 0x736D,  // ns us µs ms
+             0x73, 0x636573, 0x73636573, 0x646E6F636573, 0x73646E6F636573,  // s sec secs second seconds
+             0x6E696D, 0x736E696D, 0x736574756E696D, 0x68, 0x7372756F68,  // min mins minutes h hours
+             0x62, 0x626B, 0x626D, 0x6267, 0x6274,  // b kb mb gb tb
+             0x62696B, 0x62696D, 0x626967, 0x626974, 0x65747962, 0x7365747962:  // kib mib gib tib byte bytes
+            return length
+        default:
+            return nil
+        }
     }
-
-    private static let wildcardBytes: [UInt8] = Array("<*>".utf8)
 
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0B || byte == 0x0C

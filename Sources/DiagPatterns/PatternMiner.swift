@@ -38,8 +38,21 @@ public struct PatternMiner<Summary: PatternSummary>: Sendable {
     /// when it overflowed the cap.
     @discardableResult
     public mutating func add(_ message: String, update: (inout Summary) -> Void = { _ in }) -> Bool {
-        let masked = MessageMasker.mask(message)
-        guard let index = clusterIndex(masked) else {
+        count(in: patternIndex(masked: MessageMasker.mask(message)), update: update)
+    }
+
+    /// `add` in two steps, for a reader that masks messages elsewhere (on other threads) and
+    /// remembers the answers of a generation (`cacheGeneration`): the index of the live pattern
+    /// a masked message joins, nil when it overflows the cap. The same calls in the same order
+    /// as `add` would make give the same patterns.
+    public mutating func patternIndex(masked: String) -> Int? {
+        clusterIndex(masked)
+    }
+
+    /// Counts one message in the pattern `patternIndex` gave (nil: in the overflow).
+    @discardableResult
+    public mutating func count(in index: Int?, update: (inout Summary) -> Void = { _ in }) -> Bool {
+        guard let index else {
             overflowCount += 1
             return false
         }
@@ -47,6 +60,10 @@ public struct PatternMiner<Summary: PatternSummary>: Sendable {
         update(&clusters[index].summary)
         return true
     }
+
+    /// Changes whenever the answers of `patternIndex` may change: a masked message that had an
+    /// index keeps it, and asking again gives it, as long as the generation is the same.
+    public private(set) var cacheGeneration = 0
 
     /// The patterns: the live ones merged where their differences are variables.
     public func finish() -> [MinedPattern<Summary>] {
@@ -67,7 +84,10 @@ public struct PatternMiner<Summary: PatternSummary>: Sendable {
             clustersByLength[words.count, default: []].append(clusters.count - 1)
         }
         guard let index else { return nil }
-        if clusterOfMasked.count >= cacheCapacity { clusterOfMasked.removeAll(keepingCapacity: true) }
+        if clusterOfMasked.count >= cacheCapacity {
+            clusterOfMasked.removeAll(keepingCapacity: true)
+            cacheGeneration += 1
+        }
         clusterOfMasked[masked] = index
         return index
     }
@@ -97,6 +117,7 @@ public struct PatternMiner<Summary: PatternSummary>: Sendable {
         compactions += 1
         compactedAt = clusters.count
         clusterOfMasked.removeAll(keepingCapacity: true)
+        cacheGeneration += 1
         clustersByLength = [:]
         for index in clusters.indices { clustersByLength[clusters[index].words.count, default: []].append(index) }
     }

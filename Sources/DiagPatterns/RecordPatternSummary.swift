@@ -20,7 +20,7 @@ public struct RecordPatternSummary: PatternSummary {
 
     public init() {}
 
-    public mutating func count(_ record: LogRecord) {
+    public mutating func count(_ record: some PatternRecord) {
         count += 1
         first = min(first, record.timestamp)
         last = max(last, record.timestamp)
@@ -64,3 +64,16 @@ public struct RecordPatternSummary: PatternSummary {
         }
     }
 }
+
+/// The fields of a record that a pattern's summary counts: a `LogRecord`, or a row of a store
+/// read without decoding the rest (`diag patterns` over a store).
+public protocol PatternRecord {
+    var timestamp: Int64 { get }
+    var messageType: MessageType { get }
+    var process: String? { get }
+    var subsystem: String? { get }
+    /// Read only for the first record of a pattern (its sample).
+    var eventMessage: String { get }
+}
+
+extension LogRecord: PatternRecord {}

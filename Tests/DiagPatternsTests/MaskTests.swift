@@ -29,6 +29,16 @@ import Testing
         #expect(MessageMasker.mask(message) == expected)
     }
 
+    @Test(arguments: ["ns", "us", "µs", "ms", "s", "sec", "secs", "second", "seconds", "min", "mins", "minutes", "h", "hours",
+                      "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "byte", "bytes"])
+    func everyUnitAfterANumberIsPartOfIt(_ unit: String) {
+        #expect(MessageMasker.mask("took 12 \(unit) ok") == "took <*> ok")
+        let upper = String(unit.map { $0.isASCII ? Character($0.uppercased()) : $0 })
+        #expect(MessageMasker.mask("took 12 \(upper), ok") == "took <*>, ok")
+        // A unit is a whole word: one letter more or less is a word of its own.
+        #expect(MessageMasker.mask("took 12 \(unit)x ok") == "took <*> \(unit)x ok")
+    }
+
     @Test func runsOfVariableWordsAreOneVariable() {
         #expect(MessageMasker.mask("values 1 2 3 end") == MessageMasker.mask("values 7 end"))
         #expect(MessageMasker.mask("a  \t b") == "a b")

@@ -26,6 +26,8 @@ struct CollectCommand: ParsableCommand {
     var identifier: [String]
     @Option(help: "Time zone for --start/--end without a zone: local (the default: $TZ, else /etc/localtime), UTC, a name or an offset.")
     var timezone: String?
+    @Option(help: "A bundle, store or log file to compare with: report.html begins with the patterns new, gone and changed since it (as diag report --baseline).", valueName: "source")
+    var baseline: String?
     @Option(help: "Keep the bundle within SIZE bytes (K, M, G suffixes), with the newest records that fit, as log collect --size; summaries/left-out.txt says what was left out.", valueName: "size")
     var size: String?
 
@@ -33,6 +35,7 @@ struct CollectCommand: ParsableCommand {
         let options = try bundle.checked(variables: variables, identifiers: identifier, timezone: timezone)
         var request = options.request(kind: .collect)
         request.storeFiles = try BundleCommandOptions.checkedStoreFiles(bundle.storeFiles)
+        request.baseline = try baseline.map { ReportBaseline(name: $0, miner: try BaselinePatterns.mine($0)) }
         try options.addDaemonRing(to: &request)
         if let size { return try CollectSizeLimit.collect(request, limit: try CollectSizeLimit.bytes(size)) }
         try BundleCommandOptions.collect(request)

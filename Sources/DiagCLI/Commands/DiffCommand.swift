@@ -49,14 +49,8 @@ struct DiffCommand: ParsableCommand {
         let filter = filter!
         var miner = PatternMiner<PatternDiff.Sides>()
         var totals = SideTotals()
-        var refused = try filter.forEachRecord(of: [base]) { record in
-            totals.count(record, side: 0)
-            miner.add(record.eventMessage) { $0.base.count(record) }
-        }
-        refused += try filter.forEachRecord(of: [target]) { record in
-            totals.count(record, side: 1)
-            miner.add(record.eventMessage) { $0.target.count(record) }
-        }
+        var refused = try filter.mine([base], into: &miner, visit: { totals.count($0, side: 0) }) { $0.base.count($1) }
+        refused += try filter.mine([target], into: &miner, visit: { totals.count($0, side: 1) }) { $0.target.count($1) }
         let diff = PatternDiff(miner.finish())
         let sink = OutputSink.standardOutput()
         var report = DiffReport(diff: diff, totals: totals, names: (base, target), overflow: miner.overflowCount, zone: filter.zone)
@@ -86,7 +80,7 @@ struct SideTotals {
     /// Processes past this many names are counted under "(others)": the table stays bounded.
     static let maximumProcesses = 1000
 
-    mutating func count(_ record: LogRecord, side: Int) {
+    mutating func count(_ record: some PatternRecord, side: Int) {
         records[side] += 1
         first[side] = min(first[side], record.timestamp)
         last[side] = max(last[side], record.timestamp)

@@ -44,9 +44,7 @@ struct PatternsCommand: ParsableCommand {
     func run() throws {
         let filter = filter!
         var miner = PatternMiner<RecordPatternSummary>(capacity: maxPatterns)
-        let refused = try filter.forEachRecord(of: sources) { record in
-            miner.add(record.eventMessage) { $0.count(record) }
-        }
+        let refused = try filter.mine(sources, into: &miner) { $0.count($1) }
         let patterns = miner.finish().sorted { $0.count != $1.count ? $0.count > $1.count : $0.id < $1.id }
         let sink = OutputSink.standardOutput()
         var table = PatternTable(zone: filter.zone)

@@ -36,13 +36,8 @@ struct ReportCommand: ParsableCommand {
             throw InputError("\(bundle): \(BundleLayout.report) is missing or not UTF-8 text")
         }
         if let baseline {
-            let filter = try RecordFilter(
-                predicate: nil, predicateFile: nil, variables: [], start: nil, end: nil, last: nil,
-                info: true, debug: true, processes: [], senders: [], timezone: "UTC", year: nil)
-            var miner = PatternMiner<PatternDiff.Sides>()
-            var refused = try filter.forEachRecord(of: [baseline]) { record in miner.add(record.eventMessage) { $0.base.count(record) } }
-            refused += try filter.forEachRecord(of: [bundle]) { record in miner.add(record.eventMessage) { $0.target.count(record) } }
-            if refused > 0 { throw InputError("\(refused) lines of \(baseline) are not records; no report written") }
+            var miner = try BaselinePatterns.mine(baseline)
+            _ = try BaselinePatterns.filter().mine([bundle], into: &miner) { $0.target.count($1) }
             let section = ReportDiffSection.html(PatternDiff(miner.finish()), baseline: baseline)
             guard let withDiff = ReportDiffSection.insert(section, into: page) else {
                 throw InputError("\(bundle): \(BundleLayout.report) has no <main> element to put the diff in")

@@ -35,8 +35,17 @@ struct PatternAnnotatedShow {
 
     private func annotate(printer: RecordPrinter, report: @escaping (String) -> Void) throws -> Int {
         var miner = PatternMiner<NoSummary>()
-        let learning = try query.open(sources, bundleOpener: SourceArguments.bundleOpener, options: options) { _ in }
-        while let record = try learning.next() { miner.add(record.eventMessage) }
+        // The first pass needs the messages only: one store or bundle is masked on every core
+        // (`PatternFeed`), with the patterns of the record loop.
+        if let rows = try query.openStoreRowBlocks(sources, bundleOpener: SourceArguments.bundleOpener) {
+            var feed = PatternFeed()
+            try rows.forEachBlock(threads: PatternFeed.threads, MaskedRowBuilder.self) { block in
+                feed.count(block, in: &miner, visit: { _ in }, update: { _, _ in })
+            }
+        } else {
+            let learning = try query.open(sources, bundleOpener: SourceArguments.bundleOpener, options: options) { _ in }
+            while let record = try learning.next() { miner.add(record.eventMessage) }
+        }
         let patterns = miner.finish()
         let ids = patterns.map(\.id)
         let texts = patterns.map(\.text)

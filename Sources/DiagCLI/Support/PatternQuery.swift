@@ -51,6 +51,24 @@ struct RecordFilter {
     /// Calls `body` with every selected record of `sources` (SOURCE arguments) in time order;
     /// returns how many lines of files were refused, each reported on stderr.
     func forEachRecord(of sources: [String], _ body: (LogRecord) throws -> Void) throws -> Int {
+        let (query, querySources, options) = try self.query(of: sources)
+        do {
+            let results = try query.open(
+                querySources, bundleOpener: SourceArguments.bundleOpener, options: options
+            ) { issue in
+                StandardStream.error.write("\(issue)\n")
+            }
+            while let record = try results.next() { try body(record) }
+            return results.refusedCount
+        } catch let error as QueryError {
+            throw error.isBadInput ? InputError(error.message) as any Error : RuntimeError(error.message)
+        }
+    }
+}
+
+extension RecordFilter {
+    /// The query of the filters over `sources` (SOURCE arguments), resolved.
+    func query(of sources: [String]) throws -> (query: LogQuery, sources: [QuerySource], options: ImportOptions) {
         let querySources = try SourceArguments.resolve(sources)
         let bound = try SourceArguments.variables(for: querySources, overriding: variables)
         let text = try predicateFile.map(PredicateFile.read) ?? predicate
@@ -61,17 +79,7 @@ struct RecordFilter {
         let selection = RecordSelection(
             start: window.start, end: window.end, includeInfo: info, includeDebug: debug,
             processes: processes.map(RecordSelection.ProcessSelector.init), senders: senders)
-        do {
-            let results = try LogQuery(selection: selection, condition: condition).open(
-                querySources, bundleOpener: SourceArguments.bundleOpener, options: options
-            ) { issue in
-                StandardStream.error.write("\(issue)\n")
-            }
-            while let record = try results.next() { try body(record) }
-            return results.refusedCount
-        } catch let error as QueryError {
-            throw error.isBadInput ? InputError(error.message) as any Error : RuntimeError(error.message)
-        }
+        return (LogQuery(selection: selection, condition: condition), querySources, options)
     }
 }
 
