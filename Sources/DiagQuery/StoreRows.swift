@@ -105,49 +105,6 @@ private struct ParallelBlocks {
         self.offsets = offsets
     }
 
-    /// Hands the tasks to the threads in order, never more than `window` tasks ahead of the
-    /// one being written; each task's output waits in its channel, bounded by
-    /// `channelCapacity`, so memory stays at `bufferedBytes` however large a task is.
-    final class Schedule: @unchecked Sendable {
-        // Safe: every field is read and written with `condition` locked.
-        private let condition = NSCondition()
-        private var next = 0
-        private var writing = 0
-        private var stopped = false
-        private let count: Int
-        private let window: Int
-
-        init(count: Int, window: Int) {
-            self.count = count
-            self.window = window
-        }
-
-        /// The next part to format, once it is within the window; nil when none is left.
-        func take() -> Int? {
-            condition.withLock {
-                while !stopped, next < count, next >= writing + window { condition.wait() }
-                guard !stopped, next < count else { return nil }
-                defer { next += 1 }
-                return next
-            }
-        }
-
-        /// The consumer has moved on to writing part `index`.
-        func writing(_ index: Int) {
-            condition.withLock {
-                writing = index
-                condition.broadcast()
-            }
-        }
-
-        func stop() {
-            condition.withLock {
-                stopped = true
-                condition.broadcast()
-            }
-        }
-    }
-
     /// Bytes of NDJSON waiting in all channels together, at most (issue 13, item 6): each of
     /// the `window` tasks ahead may hold its share; a thread whose task's share is full waits
     /// for the writer (and so does a slow reader on the pipe hold every thread), whatever the
@@ -163,7 +120,7 @@ private struct ParallelBlocks {
         let window = threads + 1
         let capacity = Self.channelCapacity(window: window)
         let channels = tasks.map { _ in BatchChannel<NDJSONBlock>(capacity: capacity) }
-        let schedule = Schedule(count: tasks.count, window: window)
+        let schedule = TaskWindow(count: tasks.count, window: window)
         let group = DispatchGroup()
         let (tasks, messageResidual, offsets) = (tasks, messageResidual, offsets)
         for _ in 0..<min(threads, tasks.count) {
@@ -193,7 +150,7 @@ private struct ParallelBlocks {
             group.wait()
         }
         for (index, channel) in channels.enumerated() {
-            schedule.writing(index)
+            schedule.consuming(index)
             while let batch = try channel.take() {
                 for block in batch { try body(block.bytes, block.count) }
             }
