@@ -88,7 +88,10 @@ struct PredicateBindingTests {
         let list = (1...70_000).map(String.init).joined(separator: ", ")
         let text = "message CONTAINS[c] \"kelvin\" AND processID IN {\(list)}"
         let fleetPlan = try plan(text)
-        #expect(!fleetPlan.predicateInSQL)
+        // The planner keeps a part that binds over 30,000 values out of SQL (SQLShape), so the list
+        // never reaches PostgreSQL: only the message search narrows there, and Swift decides.
+        #expect(fleetPlan.residual != nil)
+        #expect(!fleetPlan.whereSQL.contains("processID"))
         #expect(fleetPlan.parameters.values.count < 100)
         let fixture = try FleetFixture.shared()
         let file = try fixture.folder.write("long.predicate", text)
