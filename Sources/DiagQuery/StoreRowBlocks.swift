@@ -90,42 +90,12 @@ private struct ParallelRowBlocks<Builder: RowBlockBuilder> {
     let messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
 
     func run(_ body: (Builder.Block) throws -> Void) throws {
-        let channels = tasks.map { _ in BatchChannel<Builder.Block>(capacity: StoreRowBlocks.blocksPerPart) }
-        let window = TaskWindow(count: tasks.count, window: threads + 1)
-        let group = DispatchGroup()
-        let (tasks, messageResidual) = (tasks, messageResidual)
-        for _ in 0..<min(threads, tasks.count) {
-            group.enter()
-            Thread.detachNewThread {
-                defer { group.leave() }
-                var builder = Builder()
-                let connections = ChunkConnections()
-                while let index = window.take() {
-                    do {
-                        for part in tasks[index] {
-                            try StoreRowBlocks.read(part.open(connections: connections), messageResidual, &builder) { block in
-                                var batch = [block]
-                                try channels[index].put(&batch)
-                            }
-                        }
-                        channels[index].finish(failure: nil)
-                    } catch {
-                        channels[index].finish(failure: error is BatchChannelCancelled ? nil : error)
-                    }
-                }
-            }
-        }
-        defer {
-            window.stop()
-            for channel in channels { channel.cancel() }
-            group.wait()
-        }
-        for (index, channel) in channels.enumerated() {
-            window.consuming(index)
-            while let batch = try channel.take() {
-                for block in batch { try body(block) }
-            }
-        }
+        let messageResidual = messageResidual
+        try OrderedParallelParts<Builder.Block, Builder>(
+            tasks: tasks, threads: threads, window: threads + 1, channelCapacity: StoreRowBlocks.blocksPerPart
+        ).run(makeWorker: { Builder() }, read: { builder, cursor, emit in
+            try StoreRowBlocks.read(cursor, messageResidual, &builder, emit)
+        }, consume: body)
     }
 }
 

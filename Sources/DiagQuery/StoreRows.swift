@@ -118,43 +118,12 @@ private struct ParallelBlocks {
 
     func run(_ body: ([UInt8], Int) throws -> Void) throws {
         let window = threads + 1
-        let capacity = Self.channelCapacity(window: window)
-        let channels = tasks.map { _ in BatchChannel<NDJSONBlock>(capacity: capacity) }
-        let schedule = TaskWindow(count: tasks.count, window: window)
-        let group = DispatchGroup()
-        let (tasks, messageResidual, offsets) = (tasks, messageResidual, offsets)
-        for _ in 0..<min(threads, tasks.count) {
-            group.enter()
-            Thread.detachNewThread {
-                defer { group.leave() }
-                let offset = offsets()
-                let connections = ChunkConnections()
-                while let index = schedule.take() {
-                    do {
-                        for part in tasks[index] {
-                            try StoreRows.format(part.open(connections: connections), messageResidual, offset) { block in
-                                var batch = [block]
-                                try channels[index].put(&batch)
-                            }
-                        }
-                        channels[index].finish(failure: nil)
-                    } catch {
-                        channels[index].finish(failure: error is BatchChannelCancelled ? nil : error)
-                    }
-                }
-            }
-        }
-        defer {
-            schedule.stop()
-            for channel in channels { channel.cancel() }
-            group.wait()
-        }
-        for (index, channel) in channels.enumerated() {
-            schedule.consuming(index)
-            while let batch = try channel.take() {
-                for block in batch { try body(block.bytes, block.count) }
-            }
-        }
+        let (messageResidual, offsets) = (messageResidual, offsets)
+        try OrderedParallelParts<NDJSONBlock, (Int64) -> Int>(
+            tasks: tasks, threads: threads, window: window, channelCapacity: Self.channelCapacity(window: window)
+        ).run(makeWorker: offsets, read: { offset, cursor, emit in
+            try StoreRows.format(cursor, messageResidual, offset, emit)
+        }, consume: { block in try body(block.bytes, block.count) })
     }
 }
 

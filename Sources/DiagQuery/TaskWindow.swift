@@ -1,3 +1,4 @@
+import DiagStore
 import Foundation
 
 /// Which task a reading thread takes next: in order, never more than `window` ahead of the
@@ -38,6 +39,62 @@ final class TaskWindow: @unchecked Sendable {
         condition.withLock {
             stopped = true
             condition.broadcast()
+        }
+    }
+}
+
+/// Tasks of chunk parts read on several threads, their blocks handed to the consumer in task
+/// order, so the output is the one of a single thread: task i's blocks go through channel i
+/// (at most `channelCapacity` blocks), and a thread takes a task only within `TaskWindow`'s
+/// window of the one being consumed, so memory stays at `window × channelCapacity` blocks
+/// however large a task is. Each thread makes its own `Worker` (formatting state, a zone
+/// cache…) and its own chunk connections.
+struct OrderedParallelParts<Block: Sendable, Worker> {
+    let tasks: [[RecordCursorPart]]
+    let threads: Int
+    let window: Int
+    let channelCapacity: Int
+
+    func run(
+        makeWorker: @escaping @Sendable () -> Worker,
+        read: @escaping @Sendable (inout Worker, RecordCursor, (Block) throws -> Void) throws -> Void,
+        consume: (Block) throws -> Void
+    ) throws {
+        let channels = tasks.map { _ in BatchChannel<Block>(capacity: channelCapacity) }
+        let schedule = TaskWindow(count: tasks.count, window: window)
+        let group = DispatchGroup()
+        let tasks = tasks
+        for _ in 0..<min(threads, tasks.count) {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                var worker = makeWorker()
+                let connections = ChunkConnections()
+                while let index = schedule.take() {
+                    do {
+                        for part in tasks[index] {
+                            try read(&worker, part.open(connections: connections)) { block in
+                                var batch = [block]
+                                try channels[index].put(&batch)
+                            }
+                        }
+                        channels[index].finish(failure: nil)
+                    } catch {
+                        channels[index].finish(failure: error is BatchChannelCancelled ? nil : error)
+                    }
+                }
+            }
+        }
+        defer {
+            schedule.stop()
+            for channel in channels { channel.cancel() }
+            group.wait()
+        }
+        for (index, channel) in channels.enumerated() {
+            schedule.consuming(index)
+            while let batch = try channel.take() {
+                for block in batch { try consume(block) }
+            }
         }
     }
 }
