@@ -1,6 +1,5 @@
 import DiagBundle
 import DiagCommandLine
-import DiagIngest
 import DiagModel
 import DiagOutput
 import DiagProtocol
