@@ -108,7 +108,8 @@ let package = Package(
         // Tests run the built `diag` as a process (`swift build --build-tests` and `swift test`
         // build every product first) and never link its module: a test bundle that did would
         // inherit the static Swift runtime above beside XCTest's shared one.
-        .target(name: "TestSupport", dependencies: ["DiagModel", "DiagGenerator"], path: "Tests/TestSupport"),
+        // RunningDaemon, the one diagd harness, reads the store the daemon wrote (DiagStore).
+        .target(name: "TestSupport", dependencies: ["DiagModel", "DiagGenerator", "DiagStore"], path: "Tests/TestSupport"),
         .testTarget(name: "DiagProtocolTests", dependencies: ["DiagProtocol", "TestSupport", "diagd"]),
         .testTarget(name: "DiagModelTests", dependencies: ["DiagModel", "TestSupport"]),
         .testTarget(name: "DiagStoreTests", dependencies: ["DiagStore", "DiagGenerator", "TestSupport"]),
