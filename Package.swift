@@ -23,8 +23,10 @@ let package = Package(
         // rather than one written here; imported by DiagOTLP only, so only diagd links it.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
-        // What every program agrees on to find the others: the default store and socket paths.
-        .target(name: "DiagProtocol"),
+        // What every program agrees on to find and talk to the others: the default store and
+        // socket paths, the socket address, diagd's requests and replies, level modes, and the
+        // one reader of sizes and durations.
+        .target(name: "DiagProtocol", dependencies: ["DiagModel"]),
         // The record model: fields, levels, event types, metadata, JSON and timestamps.
         .target(name: "DiagModel", linkerSettings: [.linkedLibrary("m")]),
         // The log store: SQLite chunk files under Persist/ plus Info.json.
@@ -66,7 +68,7 @@ let package = Package(
         // The `diag` commands.
         .target(name: "DiagCLI", dependencies: [
             "DiagModel", "DiagStore", "DiagImport", "DiagGenerator", "DiagPredicate",
-            "DiagQuery", "DiagOutput", "DiagCommandLine", "DiagIngest", "DiagClient", "DiagBundle",
+            "DiagQuery", "DiagOutput", "DiagCommandLine", "DiagClient", "DiagBundle",
             "DiagForward", "DiagFleet", "DiagProtocol", "DiagPatterns", "DiagAppleLog",
         ]),
         // Linked with the Swift runtime and Foundation inside (as `--static-swift-stdlib` does):
@@ -106,7 +108,8 @@ let package = Package(
         // Tests run the built `diag` as a process (`swift build --build-tests` and `swift test`
         // build every product first) and never link its module: a test bundle that did would
         // inherit the static Swift runtime above beside XCTest's shared one.
-        .target(name: "TestSupport", dependencies: ["DiagModel", "DiagGenerator"], path: "Tests/TestSupport"),
+        // RunningDaemon, the one diagd harness, reads the store the daemon wrote (DiagStore).
+        .target(name: "TestSupport", dependencies: ["DiagModel", "DiagGenerator", "DiagStore"], path: "Tests/TestSupport"),
         .testTarget(name: "DiagProtocolTests", dependencies: ["DiagProtocol", "TestSupport", "diagd"]),
         .testTarget(name: "DiagModelTests", dependencies: ["DiagModel", "TestSupport"]),
         .testTarget(name: "DiagStoreTests", dependencies: ["DiagStore", "DiagGenerator", "TestSupport"]),

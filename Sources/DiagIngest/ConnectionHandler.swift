@@ -1,4 +1,5 @@
 import DiagModel
+import DiagProtocol
 import Glibc
 
 /// Reads one connection on its own thread: frames lines, reads each, stamps trusted fields,

@@ -1,4 +1,5 @@
 import DiagModel
+import DiagProtocol
 import Glibc
 
 /// A connection that asked for `{"subscribe": …}`: from then on it receives live records as
