@@ -39,8 +39,9 @@ let package = Package(
         .target(name: "DiagPredicate", dependencies: ["DiagModel"]),
         // Apple's unified logs (tracev3, timesync, uuidtext, dsc), read on Linux; LZ4 in Swift.
         .target(name: "DiagAppleLog", dependencies: ["DiagModel"]),
-        // Runs a predicate over any source (store, plain files): the plan in SQL, the rest in Swift.
-        .target(name: "DiagQuery", dependencies: ["DiagModel", "DiagStore", "DiagImport", "DiagPredicate", "DiagAppleLog"]),
+        // Runs a predicate over any source (store, plain files): the plan in SQL, the rest in Swift;
+        // `diag stats`' counts and report (DiagOutput's zones name its minutes).
+        .target(name: "DiagQuery", dependencies: ["DiagModel", "DiagStore", "DiagImport", "DiagPredicate", "DiagAppleLog", "DiagOutput"]),
         // Message patterns: the online miner, its masks, the matcher and the diff of two sides.
         .target(name: "DiagPatterns", dependencies: ["DiagModel"]),
         // `log show` output styles.
