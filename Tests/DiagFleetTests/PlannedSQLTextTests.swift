@@ -82,4 +82,33 @@ struct PlannedSQLTextTests {
         }
         #expect(actualLines.count == expectedLines.count)
     }
+
+    /// SQLShape keeps plans under SQLite's parser limits by counting on the tree: the counts must
+    /// be those of the text SQLite parses.
+    @Test func theTreeMeasuresWhatItsTextIs() throws {
+        for text in Self.predicates {
+            guard let plan = try? Predicate.parse(text).plan(), let expression = plan.sqlExpression, let sql = plan.sqlWhere else { continue }
+            var depth = 0
+            var deepest = 0
+            for byte in sql.utf8 {
+                if byte == UInt8(ascii: "(") { depth += 1; deepest = max(deepest, depth) }
+                if byte == UInt8(ascii: ")") { depth -= 1 }
+            }
+            #expect(depth == 0 && expression.nesting == deepest, "\(text): \(expression.nesting) vs \(deepest)")
+            #expect(expression.bindingCount == plan.bindings.count, "\(text)")
+            #expect(sql.filter { $0 == "?" }.count == plan.bindings.count, "\(text)")
+        }
+    }
+
+    /// A tree PostgreSQL cannot say exactly leaves no parameter behind for the rest of the query.
+    @Test func aRefusedTreeBindsNothing() throws {
+        let selection = RecordSelection(includeInfo: true, includeDebug: true)
+        let numeric = FleetQuery(selection: selection, predicate: try Predicate.parse(#"process == "a" AND metadata.count > 2"#)).plan()
+        #expect(!numeric.predicateInSQL)
+        #expect(numeric.parameters.values.isEmpty, "\(numeric.whereSQL)")
+        let windowed = FleetQuery(selection: RecordSelection(start: 5, includeInfo: true, includeDebug: true),
+                                  predicate: try Predicate.parse(#"process == "a\000b""#)).plan()
+        #expect(windowed.parameters.values == ["5"])
+        #expect(windowed.whereSQL == #""timestamp" >= $1::bigint"#)
+    }
 }
