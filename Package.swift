@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "DiagClientTests", dependencies: ["DiagClient", "TestSupport"]),
         .testTarget(name: "DiagBundleTests", dependencies: ["DiagBundle", "TestSupport"]),
         .testTarget(name: "DiagForwardTests", dependencies: ["DiagForward", "DiagForwardHTTP", "DiagGenerator", "DiagStore", "TestSupport", "diagd"]),
-        .testTarget(name: "DiagFleetTests", dependencies: ["DiagFleet", "DiagGenerator", "TestSupport"]),
+        .testTarget(name: "DiagFleetTests", dependencies: ["DiagFleet", "DiagGenerator", "TestSupport"], exclude: ["Expected"]),
         .testTarget(name: "DiagCLITests", dependencies: ["DiagCLI", "TestSupport", "diagd"], exclude: ["Expected"]),
         .testTarget(name: "SyncDemoTests", dependencies: [
             "SyncDemoKit", "TestSupport", "diagd", "sync-core", "scheduler", "transport", "notifier", "sync-demo",
