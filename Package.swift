@@ -22,6 +22,9 @@ let package = Package(
         // maintained HTTP/1.1 server (chunked bodies, 100-continue, header limits, idle timeouts)
         // rather than one written here; imported by DiagOTLP only, so only diagd links it.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // glibc's epoll and eventfd headers, which the Glibc module leaves out; diagd's event loop
+        // (DiagIngest) imports it. Nothing to install or link: they are libc6's.
+        .systemLibrary(name: "CEpoll"),
 
         // What every program agrees on to find and talk to the others: the default store and
         // socket paths, the socket address, diagd's requests and replies, level modes, and the
@@ -56,7 +59,7 @@ let package = Package(
         // start-up time is part of every query's).
         .target(name: "DiagForwardHTTP", dependencies: ["DiagForward", "DiagModel"]),
         // The ingestion daemon's server side.
-        .target(name: "DiagIngest", dependencies: ["DiagModel", "DiagStore", "DiagPredicate", "DiagForward", "DiagProtocol"]),
+        .target(name: "DiagIngest", dependencies: ["DiagModel", "DiagStore", "DiagPredicate", "DiagForward", "DiagProtocol", "CEpoll"]),
         // diagd's OTLP/HTTP logs receiver (`--otlp-http`): libmicrohttpd, the protobuf and JSON
         // decoders, the mapping back to records. Linked by diagd only: `diag` starts without it.
         .target(name: "DiagOTLP", dependencies: ["DiagIngest", "DiagForward", "DiagModel", "CMicroHTTPD"]),
@@ -95,7 +98,7 @@ let package = Package(
         ]),
         .executableTarget(name: "diagd", dependencies: ["DiagIngest", "DiagCommandLine", "DiagForward", "DiagForwardHTTP", "DiagProtocol", "DiagOTLP"]),
         // Load client and bare-SQLite reference for the ingestion benchmark.
-        .executableTarget(name: "diag-bench-ingest", dependencies: ["DiagModel", "DiagStore", "DiagClient", "DiagGenerator", "DiagProtocol"]),
+        .executableTarget(name: "diag-bench-ingest", dependencies: ["DiagModel", "DiagStore", "DiagClient", "DiagGenerator", "DiagProtocol", "DiagForward"]),
 
         // The sample sync system: four real processes logging through DiagClient into diagd.
         .target(name: "SyncDemoKit", dependencies: ["DiagClient", "DiagStore", "DiagModel", "DiagCommandLine"], path: "samples/SyncDemo/SyncDemoKit"),
