@@ -22,6 +22,10 @@ let package = Package(
         // maintained HTTP/1.1 server (chunked bodies, 100-continue, header limits, idle timeouts)
         // rather than one written here; imported by DiagOTLP only, so only diagd links it.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // ICU's regex C API (Debian's libicu-dev for the headers, libicu72 at run time), loaded on
+        // first use by DiagPredicate for the MATCHES patterns its linear engine does not cover:
+        // unlike NSRegularExpression it reports when ICU gives up (CICU.h says why).
+        .target(name: "CICU"),
 
         // What every program agrees on to find the others: the default store and socket paths.
         .target(name: "DiagProtocol"),
@@ -34,7 +38,7 @@ let package = Package(
         // Deterministic realistic records from the four components.
         .target(name: "DiagGenerator", dependencies: ["DiagModel"]),
         // NSPredicate format strings: lexer, parser, evaluator, SQL planner.
-        .target(name: "DiagPredicate", dependencies: ["DiagModel"]),
+        .target(name: "DiagPredicate", dependencies: ["DiagModel", "CICU"]),
         // Apple's unified logs (tracev3, timesync, uuidtext, dsc), read on Linux; LZ4 in Swift.
         .target(name: "DiagAppleLog", dependencies: ["DiagModel"]),
         // Runs a predicate over any source (store, plain files): the plan in SQL, the rest in Swift.
