@@ -20,7 +20,7 @@ struct FleetStatsCommand: ParsableCommand {
 
     @OptionGroup var fleet: FleetOptions<CountWording>
     @OptionGroup var table: StatsTableOptions
-    @Option(help: "Show and read times in this zone (default: local: $TZ, else /etc/localtime; also UTC).", valueName: "zone")
+    @Option(help: TimezoneArgument.help(verb: "Show and read times", bundle: false), valueName: "zone")
     var timezone: String?
 
     private var window = FleetWindow()

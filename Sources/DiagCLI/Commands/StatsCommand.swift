@@ -32,10 +32,7 @@ struct StatsCommand: ParsableCommand {
     // log stats' subjects (StatsSubjects.swift).
     @Flag(help: "Show only the totals and the levels, without the per-process, sender, subsystem, category and minute tables (log stats --overview).")
     var overview: Bool
-    @Option(help: "Count only this process, by ID or name; repeatable (log stats --process).", valueName: "pid|name")
-    var process: [String]
-    @Option(help: "Count only records logged by this sender; repeatable (log stats --sender).", valueName: "name")
-    var sender: [String]
+    @OptionGroup var origin: OriginOptions<CountWording>
     @Argument(help: "Stores, bundles or log files to count (default: the default store).", valueName: "source")
     var sources: [String]
 
@@ -48,7 +45,7 @@ struct StatsCommand: ParsableCommand {
     }
 
     mutating func run() throws {
-        let text = StatsSubjects.restrict(try query.text(), processes: process, senders: sender)
+        let text = StatsSubjects.restrict(try query.text(), processes: origin.process, senders: origin.sender)
         let querySources = try SourceArguments.resolve(sources)
         let variables = try SourceArguments.variables(for: querySources, overriding: query.boundVariables)
         let condition = try text.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
