@@ -26,8 +26,10 @@ let package = Package(
         // (DiagIngest) imports it. Nothing to install or link: they are libc6's.
         .systemLibrary(name: "CEpoll"),
 
-        // What every program agrees on to find the others: the default store and socket paths.
-        .target(name: "DiagProtocol"),
+        // What every program agrees on to find and talk to the others: the default store and
+        // socket paths, the socket address, diagd's requests and replies, level modes, and the
+        // one reader of sizes and durations.
+        .target(name: "DiagProtocol", dependencies: ["DiagModel"]),
         // The record model: fields, levels, event types, metadata, JSON and timestamps.
         .target(name: "DiagModel", linkerSettings: [.linkedLibrary("m")]),
         // The log store: SQLite chunk files under Persist/ plus Info.json.
@@ -40,8 +42,9 @@ let package = Package(
         .target(name: "DiagPredicate", dependencies: ["DiagModel"]),
         // Apple's unified logs (tracev3, timesync, uuidtext, dsc), read on Linux; LZ4 in Swift.
         .target(name: "DiagAppleLog", dependencies: ["DiagModel"]),
-        // Runs a predicate over any source (store, plain files): the plan in SQL, the rest in Swift.
-        .target(name: "DiagQuery", dependencies: ["DiagModel", "DiagStore", "DiagImport", "DiagPredicate", "DiagAppleLog"]),
+        // Runs a predicate over any source (store, plain files): the plan in SQL, the rest in Swift;
+        // `diag stats`' counts and report (DiagOutput's zones name its minutes).
+        .target(name: "DiagQuery", dependencies: ["DiagModel", "DiagStore", "DiagImport", "DiagPredicate", "DiagAppleLog", "DiagOutput"]),
         // Message patterns: the online miner, its masks, the matcher and the diff of two sides.
         .target(name: "DiagPatterns", dependencies: ["DiagModel"]),
         // `log show` output styles.
@@ -69,7 +72,7 @@ let package = Package(
         // The `diag` commands.
         .target(name: "DiagCLI", dependencies: [
             "DiagModel", "DiagStore", "DiagImport", "DiagGenerator", "DiagPredicate",
-            "DiagQuery", "DiagOutput", "DiagCommandLine", "DiagIngest", "DiagClient", "DiagBundle",
+            "DiagQuery", "DiagOutput", "DiagCommandLine", "DiagClient", "DiagBundle",
             "DiagForward", "DiagFleet", "DiagProtocol", "DiagPatterns", "DiagAppleLog",
         ]),
         // Linked with the Swift runtime and Foundation inside (as `--static-swift-stdlib` does):
@@ -109,7 +112,8 @@ let package = Package(
         // Tests run the built `diag` as a process (`swift build --build-tests` and `swift test`
         // build every product first) and never link its module: a test bundle that did would
         // inherit the static Swift runtime above beside XCTest's shared one.
-        .target(name: "TestSupport", dependencies: ["DiagModel", "DiagGenerator"], path: "Tests/TestSupport"),
+        // RunningDaemon, the one diagd harness, reads the store the daemon wrote (DiagStore).
+        .target(name: "TestSupport", dependencies: ["DiagModel", "DiagGenerator", "DiagStore"], path: "Tests/TestSupport"),
         .testTarget(name: "DiagProtocolTests", dependencies: ["DiagProtocol", "TestSupport", "diagd"]),
         .testTarget(name: "DiagModelTests", dependencies: ["DiagModel", "TestSupport"]),
         .testTarget(name: "DiagStoreTests", dependencies: ["DiagStore", "DiagGenerator", "TestSupport"]),
@@ -127,7 +131,7 @@ let package = Package(
         .testTarget(name: "DiagClientTests", dependencies: ["DiagClient", "TestSupport"]),
         .testTarget(name: "DiagBundleTests", dependencies: ["DiagBundle", "TestSupport"]),
         .testTarget(name: "DiagForwardTests", dependencies: ["DiagForward", "DiagForwardHTTP", "DiagGenerator", "DiagStore", "TestSupport", "diagd"]),
-        .testTarget(name: "DiagFleetTests", dependencies: ["DiagFleet", "DiagGenerator", "TestSupport"]),
+        .testTarget(name: "DiagFleetTests", dependencies: ["DiagFleet", "DiagGenerator", "TestSupport"], exclude: ["Expected"]),
         .testTarget(name: "DiagCLITests", dependencies: ["DiagCLI", "TestSupport", "diagd"], exclude: ["Expected"]),
         .testTarget(name: "SyncDemoTests", dependencies: [
             "SyncDemoKit", "TestSupport", "diagd", "sync-core", "scheduler", "transport", "notifier", "sync-demo",

@@ -1,5 +1,6 @@
 import DiagForward
 import DiagModel
+import DiagStore
 import Foundation
 import Glibc
 import Synchronization
@@ -27,7 +28,7 @@ public enum DaemonLauncher {
         do {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: options.storeDirectory, isDirectory: &isDirectory), !isDirectory.boolValue {
-                FileHandle.standardError.write(Data("diagd: error: --store \(options.storeDirectory) is a file; the store is a directory (Info.json and Persist/), which diagd creates when it is missing\n".utf8))
+                FileHandle.standardError.write(Data("diagd: error: --store \(options.storeDirectory) is a file; the store is a directory (\(StoreLayout.infoFile) and \(StoreLayout.chunkFolder)/), which diagd creates when it is missing\n".utf8))
                 return 1
             }
             try FileManager.default.createDirectory(atPath: options.storeDirectory, withIntermediateDirectories: true)

@@ -1,7 +1,7 @@
 import DiagModel
 
 /// One line a client sent, read: a record to store, or a request to the daemon (docs/PROTOCOL.md).
-enum ClientMessage {
+public enum ClientMessage: Sendable {
     case record(LogRecord)
     /// `{"sync": ID}`: answer `{"synced": ID}` once every earlier record of the connection is committed.
     case sync(JSONValue)
@@ -18,10 +18,10 @@ enum ClientMessage {
     case stats
 
     /// The request keys; a line with one of them and no `eventMessage` is a request.
-    static let requestKeys: Set<String> = ["sync", "ring", "subscribe", "config", "stats"]
+    public static let requestKeys: Set<String> = ["sync", "ring", "subscribe", "config", "stats"]
 
     /// Reads one line. `receiptTime` stands in for a missing `timestamp`.
-    static func parse(_ line: UnsafeRawBufferPointer, receiptTime: Int64) throws(ProtocolError) -> ClientMessage? {
+    public static func parse(_ line: UnsafeRawBufferPointer, receiptTime: Int64) throws(ProtocolError) -> ClientMessage? {
         if isBlank(line) { return nil }
         let bytes = line.assumingMemoryBound(to: UInt8.self)
         do {
@@ -63,7 +63,7 @@ enum ClientMessage {
             if case .object(let members) = value, let reset = members["reset"], !reset.isNull {
                 return .resetLevels(try LevelReset(json: value))
             }
-            if case .object(let members) = value, members["mode"] == nil || members["mode"]!.isNull {
+            if case .object(let members) = value, members["mode"]?.isNull ?? true {
                 guard members.values.allSatisfy(\.isNull) else {
                     throw ProtocolError("'config' needs 'mode' (e.g. \"level:debug,persist:info\") to change a setting; {\"config\": {}} lists them")
                 }
@@ -77,25 +77,5 @@ enum ClientMessage {
         // A record starts with `{`: only lines that start with a blank need the full look.
         guard let first = line.first, first != UInt8(ascii: "{") else { return line.isEmpty }
         return line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-    }
-}
-
-/// Why a line was refused; sent back as `{"error": description, "line": N}`.
-struct ProtocolError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-extension JSONValue {
-    /// The JSON type's name, for error messages.
-    var kindName: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .int, .double: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
     }
 }

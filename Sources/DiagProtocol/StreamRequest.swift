@@ -15,7 +15,7 @@ public struct StreamRequest: Sendable, Hashable {
         self.predicate = predicate
     }
 
-    init(json: JSONValue) throws(ProtocolError) {
+    public init(json: JSONValue) throws(ProtocolError) {
         guard case .object(let members) = json else {
             throw ProtocolError("'subscribe' takes an object like {\"level\": \"debug\", \"processes\": [\"syncd\"]}, found \(json.kindName)")
         }
@@ -23,7 +23,7 @@ public struct StreamRequest: Sendable, Hashable {
         for (key, value) in members where !value.isNull {
             switch (key, value) {
             case ("level", .string(let name)):
-                do { level = try LevelMode.level(name, in: "subscribe.level") } catch { throw ProtocolError(error.description) }
+                level = try LevelMode.level(name, in: "subscribe.level")
             case ("processes", .array(let list)):
                 processes = try list.map { (item: JSONValue) throws(ProtocolError) -> String in
                     switch item {
@@ -43,7 +43,7 @@ public struct StreamRequest: Sendable, Hashable {
     }
 
     /// Whether a record passes the level and process filters.
-    func admits(_ record: LogRecord) -> Bool {
+    public func admits(_ record: LogRecord) -> Bool {
         guard record.messageType.severity >= level.severity else { return false }
         guard !processes.isEmpty else { return true }
         return processes.contains { wanted in
@@ -52,7 +52,7 @@ public struct StreamRequest: Sendable, Hashable {
         }
     }
 
-    var json: JSONValue {
+    public var json: JSONValue {
         var members: [String: JSONValue] = ["level": .string(level.name.lowercased())]
         if !processes.isEmpty { members["processes"] = .array(processes.map { .string($0) }) }
         if let predicate { members["predicate"] = .string(predicate) }

@@ -18,33 +18,33 @@ public struct LevelMode: Sendable, Hashable {
     static let acceptedLevels = "debug, info or default"
 
     /// Reads `level:debug,persist:info` (either part may be left out).
-    public static func parse(_ text: String) throws(IngestError) -> LevelMode {
+    public static func parse(_ text: String) throws(ProtocolError) -> LevelMode {
         var mode = LevelMode()
         guard !text.isEmpty else {
-            throw IngestError("empty mode; write level:debug|info|default and/or persist:debug|info|default, e.g. level:debug,persist:info")
+            throw ProtocolError("empty mode; write level:debug|info|default and/or persist:debug|info|default, e.g. level:debug,persist:info")
         }
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         for part in parts {
             let pair = part.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2 else {
-                throw IngestError("mode part '\(part)' is not KEY:LEVEL; write level:debug|info|default and/or persist:debug|info|default, e.g. level:debug,persist:info")
+                throw ProtocolError("mode part '\(part)' is not KEY:LEVEL; write level:debug|info|default and/or persist:debug|info|default, e.g. level:debug,persist:info")
             }
             let level = try Self.level(String(pair[1]), in: String(part))
             switch pair[0].lowercased() {
             case "level": mode.enabled = level
             case "persist": mode.persisted = level
-            default: throw IngestError("unknown mode key '\(pair[0])' in '\(part)'; accepted keys: level, persist")
+            default: throw ProtocolError("unknown mode key '\(pair[0])' in '\(part)'; accepted keys: level, persist")
             }
         }
         return mode
     }
 
-    static func level(_ name: String, in context: String) throws(IngestError) -> MessageType {
+    static func level(_ name: String, in context: String) throws(ProtocolError) -> MessageType {
         switch name.lowercased() {
         case "debug": return .debug
         case "info": return .info
         case "default": return .default
-        default: throw IngestError("unknown level '\(name)' in '\(context)'; accepted: \(acceptedLevels)")
+        default: throw ProtocolError("unknown level '\(name)' in '\(context)'; accepted: \(acceptedLevels)")
         }
     }
 
@@ -69,35 +69,16 @@ public struct LevelSetting: Sendable, Hashable {
         self.mode = mode
     }
 
-    init(json: JSONValue) throws(ProtocolError) {
-        guard case .object(let members) = json else {
-            throw ProtocolError("'config' takes an object like {\"subsystem\": \"com.example.sync\", \"mode\": \"level:debug,persist:info\"}, found \(json.kindName)")
-        }
-        for key in members.keys where !["subsystem", "category", "mode"].contains(key) {
-            throw ProtocolError("unknown key '\(key)' in 'config'; accepted: subsystem, category, mode")
-        }
-        func text(_ key: String) throws(ProtocolError) -> String? {
-            guard let value = members[key], !value.isNull else { return nil }
-            guard case .string(let string) = value else { throw ProtocolError("'config.\(key)' must be a string, found \(value.kindName)") }
-            return string
-        }
-        subsystem = try text("subsystem")
-        category = try text("category")
-        if category != nil && subsystem == nil {
-            throw ProtocolError("'config.category' needs 'config.subsystem'")
-        }
-        let modeText = try text("mode") ?? ""
-        do {
-            mode = try LevelMode.parse(modeText)
-        } catch {
-            throw ProtocolError(error.description)
-        }
+    public init(json: JSONValue) throws(ProtocolError) {
+        let object = try ConfigObject(
+            json, accepted: ["subsystem", "category", "mode"],
+            example: "{\"subsystem\": \"com.example.sync\", \"mode\": \"level:debug,persist:info\"}", form: "'config'")
+        self.init(subsystem: object.subsystem, category: object.category, mode: try LevelMode.parse(try object.text("mode") ?? ""))
     }
 
-    var json: JSONValue {
-        var members: [String: JSONValue] = ["mode": .string(mode.description)]
-        if let subsystem { members["subsystem"] = .string(subsystem) }
-        if let category { members["category"] = .string(category) }
+    public var json: JSONValue {
+        var members = ConfigObject.scope(subsystem: subsystem, category: category)
+        members["mode"] = .string(mode.description)
         return .object(members)
     }
 }
