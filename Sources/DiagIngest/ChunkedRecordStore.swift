@@ -49,6 +49,16 @@ final class ChunkedRecordStore: RecordStore {
         finisher.requestPass()
     }
 
+    var needsMaintenance: Bool {
+        store.closedChunksAwaitingSearchIndex > 0 || !finisher.isIdle
+    }
+
+    /// A tenth of the maximum age, between a second and an hour: chunks are dropped at most
+    /// that late.
+    var idleCheckInterval: Double? {
+        maximumAge.map { min(3600, max(1, Double($0) / 10)) }
+    }
+
     /// Lets the chunk being indexed finish (bounded: one chunk), then closes the store; what is
     /// left is indexed after the next start.
     func close() throws {

@@ -87,6 +87,8 @@ final class ForwardingRecordStore: RecordStore {
     }
 
     func maintain(idle: Bool) throws { try store.maintain(idle: idle) }
+    var needsMaintenance: Bool { store.needsMaintenance }
+    var idleCheckInterval: Double? { store.idleCheckInterval }
 
     func close() throws { try store.close() }
 }

@@ -22,9 +22,10 @@ struct LineBatch {
         self.streaming = streaming
     }
 
-    mutating func add(_ record: LogRecord, size: Int) {
+    /// Takes the record (consumed: moved into its array, not copied, unless streams want it too).
+    mutating func add(_ record: consuming LogRecord, size: Int) {
         let destination = levels.destination(of: record)
-        if streaming && destination != .dropped { live.append(record) }
+        if streaming && destination != .dropped { live.append(copy record) }
         switch destination {
         case .persisted:
             persisted.append(record)

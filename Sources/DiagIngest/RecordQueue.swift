@@ -45,17 +45,34 @@ final class RecordQueue: @unchecked Sendable {
     /// Queues records, waiting while the queue is full. Returns false once the queue is closed.
     @discardableResult
     func push(_ records: [LogRecord], bytes: Int) -> Bool {
+        var records = records
+        return push(taking: &records, bytes: bytes)
+    }
+
+    /// The same, taking the array: when nothing waits, it becomes the queue (no copy of its
+    /// records) and `records` gets an empty array back. The queue's own large array is kept
+    /// (as `spare`) rather than handed to a connection, which would hold it while idle.
+    @discardableResult
+    func push(taking records: inout [LogRecord], bytes: Int) -> Bool {
         guard !records.isEmpty else { return true }
         condition.lock()
         defer { condition.unlock() }
         while (pending.count >= capacity || pendingBytes >= byteCapacity) && !closed { condition.wait() }
         guard !closed else { return false }
-        pending.append(contentsOf: records)
-        pendingBytes += bytes
         queuedTotal += records.count
+        pendingBytes += bytes
+        if pending.isEmpty {
+            if pending.capacity > spare.capacity { swap(&pending, &spare) }
+            swap(&pending, &records)
+            if records.capacity > 1 << 12 { records = [] }
+        } else {
+            pending.append(contentsOf: records)
+            records.removeAll(keepingCapacity: true)
+        }
         condition.broadcast()
         return true
     }
+
 
     /// Queues records if there is room within `waitSeconds`: for syslog datagrams, whose reader
     /// must not stall forever behind a stuck writer. Returns false (nothing queued) when still
@@ -100,13 +117,17 @@ final class RecordQueue: @unchecked Sendable {
         return true
     }
 
-    /// Takes every queued record and sync, waiting up to `waitSeconds` for one.
-    /// Returns nil when the queue is closed and empty.
-    func take(waitSeconds: Double) -> Drain? {
+    /// Takes every queued record and sync, waiting up to `waitSeconds` for one (nil: until one
+    /// comes). Returns nil when the queue is closed and empty.
+    func take(waitSeconds: Double?) -> Drain? {
         condition.lock()
         defer { condition.unlock() }
         if pending.isEmpty && syncs.isEmpty && !closed {
-            _ = condition.wait(until: Date(timeIntervalSinceNow: waitSeconds))
+            if let waitSeconds {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: waitSeconds))
+            } else {
+                condition.wait()
+            }
         }
         if pending.isEmpty && syncs.isEmpty { return closed ? nil : Drain(records: [], syncs: []) }
         var records = spare

@@ -8,6 +8,12 @@ protocol RecordStore: AnyObject {
     /// Drops whole oldest chunks over the size or age quota, and builds the indexes of closed
     /// chunks; `idle` says whether records are arriving now (index builds can wait for a lull).
     func maintain(idle: Bool) throws
+    /// Whether maintenance has work left once records stop (closed chunks to seal or index):
+    /// the writer then keeps its one-second maintenance beat; otherwise it sleeps.
+    var needsMaintenance: Bool { get }
+    /// How often an idle store must still be looked at (records ageing past `--max-age`); nil
+    /// when only new records change anything, so an idle daemon does not wake at all.
+    var idleCheckInterval: Double? { get }
     /// Commits what is open and closes the files.
     func close() throws
 }

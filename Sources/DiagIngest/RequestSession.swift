@@ -175,7 +175,7 @@ struct RequestSession {
                 return true
             }
             peer.stamp(&record)
-            batch.add(record, size: size)
+            batch.add(consume record, size: size)
         case .sync(let id):
             finishBatch()
             let sink = self.sink
@@ -251,7 +251,7 @@ struct RequestSession {
             counters.add(counters.streamDrops, context.hub.publish(batch.live))
         }
         if !batch.ringOnly.isEmpty { context.ring.append(batch.ringOnly, sizes: batch.ringOnlySizes) }
-        context.queue.push(batch.persisted, bytes: batch.persistedBytes)
+        context.queue.push(taking: &batch.persisted, bytes: batch.persistedBytes)
         batch.reset()
     }
 }

@@ -58,16 +58,22 @@ final class StoreWriterThread: @unchecked Sendable {
     private func run() {
         var lastMaintenance = Date()
         var lastRecords = Date()
-        while var drain = queue.take(waitSeconds: maintenanceInterval) {
+        // Once records stop and the idle maintenance has nothing left, the writer sleeps until
+        // the next record (or the store's own idle check): an idle daemon does not wake.
+        var rested = false
+        while var drain = queue.take(waitSeconds: rested ? store.idleCheckInterval : maintenanceInterval) {
             if !drain.records.isEmpty {
                 commit(drain.records)
                 lastRecords = Date()
+                rested = false
                 queue.recycle(&drain.records)
             }
             for sync in drain.syncs { sync.reply() }
-            if Date().timeIntervalSince(lastMaintenance) >= maintenanceInterval {
+            if rested || Date().timeIntervalSince(lastMaintenance) >= maintenanceInterval {
                 lastMaintenance = Date()
-                maintain(idle: Date().timeIntervalSince(lastRecords) >= maintenanceInterval)
+                let idle = Date().timeIntervalSince(lastRecords) >= maintenanceInterval
+                maintain(idle: idle)
+                rested = idle && !store.needsMaintenance
             }
         }
         maintain(idle: true)
