@@ -65,12 +65,13 @@ struct MatchesSearchIndexTests {
         let plain = try query(Self.stores.plain, plan)
         #expect(indexed.records == expected)
         #expect(plain.records == expected)
-        // The index skipped rows in the sealed chunks that the scan of the plain store read.
-        #expect(indexed.rows.count <= plain.rows.count)
+        // SQL handed over fewer rows than the records (the plain store's scan is narrowed too,
+        // by the folded-contains function, more exactly than the trigrams).
         #expect(indexed.rows.count < Self.stores.all.count)
+        #expect(plain.rows.count < Self.stores.all.count)
     }
 
-    @Test func theIndexSkipsRowsTheScanReads() throws {
+    @Test func theIndexSkipsRowsWithoutTheLiteral() throws {
         // Under a case-sensitive pattern the literal is still a (case-folded) necessary condition.
         let plan = try Predicate.parse(#"message MATCHES ".*CKError [0-9]+ \\((ZoneBusy|QuotaExceeded)\\).*""#).plan()
         #expect(plan.messageSearch == ["ckerror "])
