@@ -22,7 +22,7 @@ public struct ParameterList: Sendable, Equatable {
 ///   exactly (so `bigint` against a double compares exactly, as SQLite and Swift do), text
 ///   `text` (the columns are `COLLATE "C"`: byte order, as SQLite's BINARY);
 /// - the null-safe comparisons are `IS NOT DISTINCT FROM` / `IS DISTINCT FROM`;
-/// - truth values are `TRUE` and `FALSE`;
+/// - truth values are `TRUE` and `FALSE`; SQLite's `instr` is `strpos`;
 /// - `metadata.<key>` is read with `json_typeof` and `->>` (a text value only).
 ///
 /// What has no exact counterpart here (a number in metadata, which SQLite's `json_extract` reads
@@ -59,6 +59,8 @@ struct PostgresDialect: SQLDialect {
     }
 
     func truth(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+
+    var textPositionFunction: String { "strpos" }
 
     func comparisonOperator(_ op: SQLComparisonOperator) -> String {
         switch op {

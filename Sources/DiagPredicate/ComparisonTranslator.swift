@@ -2,7 +2,8 @@ import DiagModel
 
 /// One comparison as SQL, when SQL can decide it: equality and ranges on integer, symbolic and
 /// date fields, exact (option-less) string equality and ranges, IN lists, BEGINSWITH as a range,
-/// `metadata.<key>` through `json_extract`. Options, LIKE, MATCHES and CONTAINS stay in Swift.
+/// `metadata.<key>` through `json_extract`; an option-less MATCHES narrowed by its pattern's
+/// literal runs (`RegexSQL`). Options, LIKE, MATCHES and CONTAINS are decided in Swift.
 enum ComparisonTranslator {
     static func translate(_ comparison: Comparison) -> SQLFragment? {
         // Both sides independent of the record (literals, SELF, keys we never hold): a constant.
@@ -78,7 +79,9 @@ enum ComparisonTranslator {
                   let prefix = other.literal?.value.stringValue
             else { return nil }
             return LiteralSQL.prefixRange(column: column, prefix: prefix, index: index(for: field))
-        case .endsWith, .contains, .like, .matches:
+        case .matches:
+            return RegexSQL.requiredRuns(field, comparison)
+        case .endsWith, .contains, .like:
             return nil
         }
     }

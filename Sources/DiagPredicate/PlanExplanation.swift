@@ -13,7 +13,9 @@ enum PlanExplanation {
             }
             var seen = Set<String>()
             let unique = indexes.filter { seen.insert($0).inserted }
-            if unique.isEmpty {
+            if unique.isEmpty, !plan.messageSearch.isEmpty {
+                lines.append("  index: none for this condition; the message search below skips rows where a chunk has its index")
+            } else if unique.isEmpty {
                 lines.append("  index: none applies; SQLite scans each chunk")
             } else {
                 lines.append("  index: " + unique.joined(separator: ", "))

@@ -11,6 +11,9 @@ public protocol SQLDialect {
     func column(_ name: String) -> String?
     func truth(_ value: Bool) -> String
     func comparisonOperator(_ op: SQLComparisonOperator) -> String
+    /// The function giving the 1-based position of its second text argument in its first, 0
+    /// when absent, comparing bytes (code points) exactly.
+    var textPositionFunction: String { get }
     /// `metadata`'s value at `key` is of `type`.
     mutating func metadataType(key: String, _ type: MetadataJSONType) -> String?
     /// `metadata`'s scalar at `key` compared with `value`.
@@ -74,6 +77,12 @@ extension SQLExpression {
             text += "("
             guard operand.write(into: &text, dialect: &dialect) else { return false }
             text += ")"
+        case .containsText(let haystack, let needle):
+            text += dialect.textPositionFunction + "("
+            guard haystack.write(into: &text, dialect: &dialect) else { return false }
+            text += ", "
+            guard needle.write(into: &text, dialect: &dialect) else { return false }
+            text += ") > 0"
         case .metadataType(let key, let type):
             guard let test = dialect.metadataType(key: key, type) else { return false }
             text += test
@@ -101,6 +110,8 @@ public struct SQLiteDialect: SQLDialect {
     public func column(_ name: String) -> String? { name }
 
     public func truth(_ value: Bool) -> String { value ? "1" : "0" }
+
+    public var textPositionFunction: String { "instr" }
 
     public func comparisonOperator(_ op: SQLComparisonOperator) -> String {
         switch op {

@@ -7,7 +7,7 @@ import DiagModel
 /// It holds only what the planner writes: columns of `records` (docs/ARCHITECTURE.md's chunk
 /// schema; the fleet's table has the same names), bound values (never text in the SQL),
 /// comparisons, NULL tests, IN lists, AND/OR chains, `NOT` with NULL read as false, ASCII
-/// `lower`, and `metadata.<key>` read as JSON. Every boolean node is built so that NULL only
+/// `lower`, a byte-exact substring test, and `metadata.<key>` read as JSON. Every boolean node is built so that NULL only
 /// ever stands for "false" (PredicatePlanner).
 ///
 /// Only the cases that hold an expression are `indirect`: a leaf is stored inline, without a box
@@ -36,6 +36,9 @@ public enum SQLExpression: Sendable, Hashable {
     case chain(SQLConnective, [SQLExpression], parenthesized: Bool)
     /// `(operand)`.
     indirect case group(SQLExpression)
+    /// The text `haystack` holds `needle` byte for byte (SQLite's `instr`, PostgreSQL's `strpos`);
+    /// false when either is NULL.
+    indirect case containsText(haystack: SQLExpression, needle: SQLExpression)
     /// Whether `metadata`'s value at `key` (a JSON object's member) is of `type`.
     case metadataType(key: String, MetadataJSONType)
     /// `metadata`'s scalar at `key` compared with a value (the caller tests its type first).
@@ -78,6 +81,7 @@ extension SQLExpression {
         case .isNull(let operand, _): operand.nesting
         case .inList(let operand, let list, _): max(operand.nesting, 1 + (list.map(\.nesting).max() ?? 0))
         case .lower(let operand), .notCoalesced(let operand), .group(let operand): 1 + operand.nesting
+        case .containsText(let haystack, let needle): 1 + max(haystack.nesting, needle.nesting)
         case .chain(_, let operands, let parenthesized): (parenthesized ? 1 : 0) + (operands.map(\.nesting).max() ?? 0)
         }
     }
@@ -93,6 +97,7 @@ extension SQLExpression {
         case .comparison(let left, _, let right): left.bindingCount + right.bindingCount
         case .isNull(let operand, _), .lower(let operand), .notCoalesced(let operand), .group(let operand): operand.bindingCount
         case .inList(let operand, let list, _): list.reduce(operand.bindingCount) { $0 + $1.bindingCount }
+        case .containsText(let haystack, let needle): haystack.bindingCount + needle.bindingCount
         case .chain(_, let operands, _): operands.reduce(0) { $0 + $1.bindingCount }
         }
     }

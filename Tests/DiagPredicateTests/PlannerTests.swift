@@ -105,9 +105,28 @@ struct PlannerTests {
     }
 
     @Test func nothingForSQLMeansFullScanExplained() throws {
-        let plan = try plan(#"message MATCHES ".*error.*""#)
+        let plan = try plan(#"message MATCHES[c] ".*error.*""#)
         #expect(plan.sqlWhere == nil)
         #expect(plan.explanation.first?.hasPrefix("SQL: no condition") == true)
-        #expect(plan.explanation.last == #"per record (Swift): message MATCHES ".*error.*""#)
+        #expect(plan.explanation.last == #"per record (Swift): message MATCHES[c] ".*error.*""#)
+    }
+
+    /// Issue 15: an option-less MATCHES is narrowed in SQL by its literal runs (two characters or
+    /// more), byte for byte; the regex still decides in Swift.
+    @Test func caseSensitiveMatchesNarrowsByItsLiteralRuns() throws {
+        let runs = try plan(#"message MATCHES ".*Push (to|from) .*\.sync [0-9]+/4""#)
+        #expect(runs.sqlWhere == "(instr(eventMessage, ?) > 0) AND (instr(eventMessage, ?) > 0) AND (instr(eventMessage, ?) > 0)")
+        #expect(runs.bindings == [.text("Push "), .text(".sync "), .text("/4")])
+        #expect(runs.residual != nil)
+        #expect(runs.messageSearch == ["push ", ".sync "])
+        #expect(try plan(#"process MATCHES "com\.apple\..*""#).sqlWhere == "instr(process, ?) > 0")
+        #expect(try plan(#"message MATCHES[c] ".*Push.*""#).sqlWhere == nil, "[c]: a match may spell the run otherwise")
+        #expect(try plan(#"message MATCHES[d] ".*Push.*""#).sqlWhere == nil)
+        #expect(try plan(#"message MATCHES "push|pull""#).sqlWhere == nil, "no run is required")
+        #expect(try plan(#"message MATCHES ".*a.*""#).sqlWhere == nil, "a one-character run is not worth a test")
+        #expect(try plan(#"NOT message MATCHES ".*Push.*""#).sqlWhere == nil, "a superset cannot be negated")
+        let either = try plan(#"process == "apsd" OR message MATCHES ".*Push.*""#)
+        #expect(either.sqlWhere == "(process = ?) OR (instr(eventMessage, ?) > 0)")
+        #expect(either.residual != nil)
     }
 }
