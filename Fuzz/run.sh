@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds="${1:-60}"
-if [ ! -x build/predicate-fuzzer ] || [ -n "$(find ../Sources/DiagPredicate ../Sources/DiagModel PredicateFuzzer.swift -newer build/predicate-fuzzer -print -quit)" ]; then
+if [ ! -x build/predicate-fuzzer ] || [ -n "$(find ../Sources/DiagPredicate ../Sources/DiagModel ../Sources/CICU PredicateFuzzer.swift -newer build/predicate-fuzzer -print -quit)" ]; then
     ./build.sh
 fi
 mkdir -p build/corpus
