@@ -135,7 +135,9 @@ let package = Package(
         .testTarget(name: "DiagClientTests", dependencies: ["DiagClient", "TestSupport"]),
         .testTarget(name: "DiagBundleTests", dependencies: ["DiagBundle", "TestSupport"]),
         .testTarget(name: "DiagForwardTests", dependencies: ["DiagForward", "DiagForwardHTTP", "DiagGenerator", "DiagStore", "TestSupport", "diagd"]),
-        .testTarget(name: "DiagFleetTests", dependencies: ["DiagFleet", "DiagGenerator", "TestSupport"], exclude: ["Expected"]),
+        // RecordFieldTableTests holds the fleet's, the store's, the predicate's and the NDJSON
+        // writers' spellings of the record fields to DiagModel's table.
+        .testTarget(name: "DiagFleetTests", dependencies: ["DiagFleet", "DiagGenerator", "DiagStore", "DiagPredicate", "DiagQuery", "TestSupport"], exclude: ["Expected"]),
         .testTarget(name: "DiagCLITests", dependencies: ["DiagCLI", "TestSupport", "diagd"], exclude: ["Expected"]),
         .testTarget(name: "SyncDemoTests", dependencies: [
             "SyncDemoKit", "TestSupport", "diagd", "sync-core", "scheduler", "transport", "notifier", "sync-demo",
