@@ -117,10 +117,9 @@ struct LinearRegexParser {
     }
 
     /// A quantifier after `atom`, if any; nil for what ICU reads otherwise (possessive `*+`,
-    /// a quantifier on a quantifier, a quantified assertion).
+    /// a quantifier on a quantifier). A quantified assertion is the assertion or nothing.
     private mutating func quantified(_ atom: LinearRegexNode) -> LinearRegexNode? {
         guard let scalar = current, isQuantifier(scalar) else { return atom }
-        if case .assertion = atom { return nil }
         var minimum = 0, maximum: Int?
         index += 1
         switch scalar {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A `MATCHES` pattern compiled once (PREDICATES.md §5.2): ICU syntax, whole-string match, `.`
 /// matching line breaks, `^`/`$` at line boundaries.
@@ -32,6 +33,10 @@ final class RegexMatcher: Sendable {
     /// Literal runs every match contains (lower-cased when case-insensitive), checked by a byte
     /// search before a regex engine runs.
     let requiredRuns: [[UInt8]]
+    /// The records ICU gave up on with this matcher (also counted, per pattern, in
+    /// `UndecidedMatches` for the command to report).
+    private let undecided = Atomic<Int>(0)
+    var undecidedRecords: Int { undecided.load(ordering: .relaxed) }
 
     struct CompileError: Error {
         var reason: String
@@ -137,14 +142,12 @@ final class RegexMatcher: Sendable {
 
     /// ICU's answer; a record it gives up on is counted (`UndecidedMatches`) and answered "no".
     private func icuMatches(_ subject: String) -> Bool {
-        guard let engine = icuSearch ?? icu else {
-            UndecidedMatches.record(pattern: pattern, reason: "ICU could not be loaded")
-            return false
-        }
-        switch engine.find(subject) {
+        let answer = (icuSearch ?? icu)?.find(subject) ?? .undecided("ICU could not be loaded")
+        switch answer {
         case .match: return true
         case .noMatch: return false
         case .undecided(let reason):
+            undecided.add(1, ordering: .relaxed)
             UndecidedMatches.record(pattern: pattern, reason: reason)
             return false
         }
