@@ -42,7 +42,7 @@ struct FleetStatsCommand: ParsableCommand {
             if plan.isExact {
                 for group in try FleetStatistics.groups(connection: connection, plan: plan) {
                     let key: SQLValue = group.number.map { .int($0) } ?? group.text.map { .text($0) } ?? .null
-                    tally.add(StoreGrouping(rawValue: group.grouping.rawValue)!, key, events: group.events, bytes: group.bytes)
+                    tally.add(group.grouping, key, events: group.events, bytes: group.bytes)
                 }
             } else {
                 let reader = try FleetRecordReader(connection: connection, plan: plan)

@@ -1,32 +1,42 @@
 import DiagModel
 import DiagOutput
-import DiagStore
 
-/// The tally as `log stats`-like tables or JSON.
-struct StatsReport {
-    struct Row {
-        var name: String?
-        var key: SQLValue
-        var events: Int64
-        var bytes: Int64
+/// The tally as `log stats`-like tables or JSON: `diag stats` and `diag fleet stats` print it.
+public struct StatsReport {
+    /// What the groups of a table are ordered by, largest first (`--sort`).
+    public enum Order: String, CaseIterable, Sendable { case events, bytes }
+
+    public struct Row {
+        public var name: String?
+        public var key: SQLValue
+        public var events: Int64
+        public var bytes: Int64
     }
 
-    static let tables: [(grouping: StoreGrouping, title: String, key: String)] = [
+    static let tables: [(grouping: RecordGrouping, title: String, key: String)] = [
         (.process, "Processes", "processes"), (.sender, "Senders", "senders"),
         (.subsystem, "Subsystems", "subsystems"), (.category, "Categories", "categories"),
     ]
 
     let tally: StatsTally
-    let sort: StatsCommand.SortKey
+    let sort: Order
     let limit: Int?
     var zone: DisplayZone
 
-    var totals: (events: Int64, bytes: Int64) {
+    /// `limit` rows per table of names (nil for all); minutes are named in `zone`.
+    public init(tally: StatsTally, sort: Order, limit: Int?, zone: DisplayZone) {
+        self.tally = tally
+        self.sort = sort
+        self.limit = limit
+        self.zone = zone
+    }
+
+    public var totals: (events: Int64, bytes: Int64) {
         tally.groups[.messageType, default: [:]].values.reduce((0, 0)) { ($0.0 + $1.events, $0.1 + $1.bytes) }
     }
 
     /// The top groups, largest first by the sort key, then by name.
-    func rows(_ grouping: StoreGrouping) -> [Row] {
+    public func rows(_ grouping: RecordGrouping) -> [Row] {
         let all = tally.groups[grouping, default: [:]].map { key, value -> Row in
             let name: String? = if case .text(let text) = key { text } else { nil }
             return Row(name: name, key: key, events: value.events, bytes: value.bytes)
@@ -39,15 +49,15 @@ struct StatsReport {
     }
 
     /// Every level, in code order, zeros included.
-    var levels: [Row] {
+    public var levels: [Row] {
         MessageType.allCases.map { level in
-            let value = tally.groups[.messageType, default: [:]][.int(Int64(level.rawValue))] ?? (0, 0)
+            let value = tally.figures(.messageType, .int(Int64(level.rawValue)))
             return Row(name: level.name, key: .int(Int64(level.rawValue)), events: value.events, bytes: value.bytes)
         }
     }
 
     /// Every minute that has records, oldest first, named in the display zone.
-    var minutes: [Row] {
+    public var minutes: [Row] {
         var zone = self.zone
         return tally.groups[.minute, default: [:]].compactMap { key, value -> Row? in
             guard case .int(let start) = key else { return nil }
@@ -57,7 +67,7 @@ struct StatsReport {
     }
 
     /// `overview` keeps the totals and the levels only, as `log stats --overview` prints.
-    func human(method: String, reason: String?, predicate: String?, overview: Bool = false) -> String {
+    public func human(method: String, reason: String?, predicate: String?, overview: Bool = false) -> String {
         var text = "Total: \(totals.events) events, \(totals.bytes) bytes of messages\n"
         text += "Counted by: " + (reason.map { "streaming records (\($0))" } ?? "aggregate SQL in the store") + "\n"
         if let predicate { text += "Predicate: \(predicate.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "))\n" }
@@ -77,7 +87,7 @@ struct StatsReport {
         return text
     }
 
-    func json(method: String, residual: Bool, reason: String?, predicate: String?) -> String {
+    public func json(method: String, residual: Bool, reason: String?, predicate: String?) -> String {
         var writer = JSONWriter()
         writer.append(raw: "{\"method\":")
         writer.append(string: method)
@@ -127,5 +137,5 @@ struct StatsReport {
 }
 
 extension SQLValue {
-    var intValue: Int64? { if case .int(let value) = self { value } else { nil } }
+    fileprivate var intValue: Int64? { if case .int(let value) = self { value } else { nil } }
 }

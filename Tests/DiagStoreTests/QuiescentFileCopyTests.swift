@@ -1,5 +1,4 @@
-@testable import DiagBundle
-import DiagStore
+@testable import DiagStore
 import Foundation
 import Testing
 import TestSupport

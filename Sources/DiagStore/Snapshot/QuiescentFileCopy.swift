@@ -1,15 +1,13 @@
-import CArchive
-import DiagStore
 import Foundation
 
 /// A database opened for a snapshot, with the identity of the file its connection opened, so
 /// that a byte copy can check it reads that same file (and not one renamed over it since).
-struct SnapshotSource {
-    struct FileIdentity: Equatable {
+public struct SnapshotSource {
+    public struct FileIdentity: Equatable, Sendable {
         var device: UInt64
         var inode: UInt64
 
-        init?(path: String) {
+        public init?(path: String) {
             var status = stat()
             guard stat(path, &status) == 0 else { return nil }
             self.init(status)
@@ -21,9 +19,9 @@ struct SnapshotSource {
         }
     }
 
-    var database: Database
+    public var database: Database
     /// Nil when the file at the path changed while the connection opened it.
-    var identity: FileIdentity?
+    public var identity: FileIdentity?
 }
 
 /// Copies a database file byte for byte while SQLite guarantees that no one can change the file:
@@ -40,14 +38,14 @@ struct SnapshotSource {
 ///
 /// The bytes are read through the connection's own file handle (`Database.mainFile()`), never a
 /// descriptor of this code's: closing one would drop this process's locks on the file.
-enum QuiescentFileCopy {
+public enum QuiescentFileCopy {
     /// Copies `source` to `destination` (which must not exist) and returns true, or returns false
     /// without creating `destination` when a byte copy would not be consistent.
-    static func copy(_ source: SnapshotSource, to destination: String) throws -> Bool {
+    public static func copy(_ source: SnapshotSource, to destination: String) throws -> Bool {
         try withQuiescentFile(source) { input, size in
             let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard output >= 0 else {
-                throw BundleError.failure("cannot create \(destination): \(String(cString: strerror(errno)))")
+                throw SnapshotError.failure("cannot create \(destination): \(String(cString: strerror(errno)))")
             }
             defer { close(output) }
             try copyBytes(from: input, size: size, to: output, named: destination)
@@ -57,7 +55,7 @@ enum QuiescentFileCopy {
     /// Runs `body` with the source's file and its size, inside a read transaction during which
     /// no one can change the file; returns true. Returns false without calling `body` when
     /// SQLite does not guarantee that.
-    static func withQuiescentFile(_ source: SnapshotSource, _ body: (_ file: DatabaseFile, _ size: Int64) throws -> Void) throws -> Bool {
+    public static func withQuiescentFile(_ source: SnapshotSource, _ body: (_ file: DatabaseFile, _ size: Int64) throws -> Void) throws -> Bool {
         guard source.identity != nil else { return false }
         let database = source.database
         let mode = (try database.scalarText("PRAGMA journal_mode") ?? "").lowercased()
@@ -90,14 +88,14 @@ enum QuiescentFileCopy {
             do {
                 try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: offset)
             } catch {
-                throw BundleError.failure("cannot copy \(input.path) to \(outputName): \(error)")
+                throw SnapshotError.failure("cannot copy \(input.path) to \(outputName): \(error)")
             }
             var written = 0
             while written < count {
                 let result = write(output, buffer.baseAddress! + written, count - written)
                 guard result > 0 else {
                     if result < 0, errno == EINTR { continue }
-                    throw BundleError.failure("cannot write \(outputName): \(String(cString: strerror(errno)))")
+                    throw SnapshotError.failure("cannot write \(outputName): \(String(cString: strerror(errno)))")
                 }
                 written += result
             }
