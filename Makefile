@@ -11,8 +11,9 @@ SWIFT ?= swift
 # private environment Tests/Scripts/otel-venv.sh makes for the OpenTelemetry SDK, and curl, the OTLP tests' clients.
 # zsh, fish, groff-base: CompletionAndManualTests load the generated completions in the real shells and
 # check the generated manual pages with `groff -man -ww` (the product needs none of them).
+# libicu-dev: ICU's regex C API for the MATCHES patterns the linear engine leaves to ICU (Package.swift, CICU).
 # python3-venv also serves ReferenceReaderTests: an independent tracev3 reader (PyPI) in a private venv.
-APT_PACKAGES := libsqlite3-dev libarchive-dev sqlite3 zstd zlib1g-dev libpq-dev postgresql postgresql-contrib rsyslog chromium lz4 libmicrohttpd-dev python3-venv curl zsh fish groff-base
+APT_PACKAGES := libicu-dev libsqlite3-dev libarchive-dev sqlite3 zstd zlib1g-dev libpq-dev postgresql postgresql-contrib rsyslog chromium lz4 libmicrohttpd-dev python3-venv curl zsh fish groff-base
 BENCH_PACKAGES := hyperfine ripgrep time
 FUZZ_SECONDS ?= 30
 CONFIG ?= release
@@ -41,15 +42,16 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
-# Short libFuzzer runs of the predicate parser, the importers, the Apple unified-log reader and
-# the check of a bundle's chunk files (Fuzz/Chunk);
-# a crash or hang fails the build. The long run is `Fuzz/run.sh 28800` (and `Fuzz/Import/run.sh
-# 28800`, `Fuzz/AppleLog/run.sh 28800`, `Fuzz/Chunk/run.sh 28800`).
+# Short libFuzzer runs of the predicate parser, the importers, the Apple unified-log reader,
+# the check of a bundle's chunk files (Fuzz/Chunk) and the reading of a whole bundle archive
+# (Fuzz/Bundle); a crash or hang fails the build. The long run is `Fuzz/run.sh 28800` (and
+# `Fuzz/Import/run.sh 28800`, `Fuzz/AppleLog/run.sh 28800`, `Fuzz/Chunk/run.sh 28800`,
+# `Fuzz/Bundle/run.sh 28800`).
 # libFuzzer's progress lines go to a log; its closing statistics (or, on a crash, the end of
 # the log with the crashing input's path) are printed.
 fuzz:
 	@mkdir -p .build
-	@for fuzzer in Fuzz/run.sh Fuzz/Import/run.sh Fuzz/AppleLog/run.sh Fuzz/Chunk/run.sh; do \
+	@for fuzzer in Fuzz/run.sh Fuzz/Import/run.sh Fuzz/AppleLog/run.sh Fuzz/Chunk/run.sh Fuzz/Bundle/run.sh; do \
 	  log=".build/$$(echo $$fuzzer | tr / -).log"; echo "fuzzing: $$fuzzer $(FUZZ_SECONDS) (log: $$log)"; \
 	  if bash $$fuzzer $(FUZZ_SECONDS) >"$$log" 2>&1; then grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' "$$log"; \
 	  else tail -n 60 "$$log"; echo "fuzzing failed: $$fuzzer (see $$log)"; exit 1; fi; \

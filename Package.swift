@@ -25,6 +25,10 @@ let package = Package(
         // glibc's epoll and eventfd headers, which the Glibc module leaves out; diagd's event loop
         // (DiagIngest) imports it. Nothing to install or link: they are libc6's.
         .systemLibrary(name: "CEpoll"),
+        // ICU's regex C API (Debian's libicu-dev for the headers, libicu72 at run time), loaded on
+        // first use by DiagPredicate for the MATCHES patterns its linear engine does not cover:
+        // unlike NSRegularExpression it reports when ICU gives up (CICU.h says why).
+        .target(name: "CICU"),
 
         // What every program agrees on to find and talk to the others: the default store and
         // socket paths, the socket address, diagd's requests and replies, level modes, and the
@@ -39,7 +43,7 @@ let package = Package(
         // Deterministic realistic records from the four components.
         .target(name: "DiagGenerator", dependencies: ["DiagModel"]),
         // NSPredicate format strings: lexer, parser, evaluator, SQL planner.
-        .target(name: "DiagPredicate", dependencies: ["DiagModel"]),
+        .target(name: "DiagPredicate", dependencies: ["DiagModel", "CICU"]),
         // Apple's unified logs (tracev3, timesync, uuidtext, dsc), read on Linux; LZ4 in Swift.
         .target(name: "DiagAppleLog", dependencies: ["DiagModel"]),
         // Runs a predicate over any source (store, plain files): the plan in SQL, the rest in Swift;
@@ -131,7 +135,9 @@ let package = Package(
         .testTarget(name: "DiagClientTests", dependencies: ["DiagClient", "TestSupport"]),
         .testTarget(name: "DiagBundleTests", dependencies: ["DiagBundle", "TestSupport"]),
         .testTarget(name: "DiagForwardTests", dependencies: ["DiagForward", "DiagForwardHTTP", "DiagGenerator", "DiagStore", "TestSupport", "diagd"]),
-        .testTarget(name: "DiagFleetTests", dependencies: ["DiagFleet", "DiagGenerator", "TestSupport"], exclude: ["Expected"]),
+        // RecordFieldTableTests holds the fleet's, the store's, the predicate's and the NDJSON
+        // writers' spellings of the record fields to DiagModel's table.
+        .testTarget(name: "DiagFleetTests", dependencies: ["DiagFleet", "DiagGenerator", "DiagStore", "DiagPredicate", "DiagQuery", "TestSupport"], exclude: ["Expected"]),
         .testTarget(name: "DiagCLITests", dependencies: ["DiagCLI", "TestSupport", "diagd"], exclude: ["Expected"]),
         .testTarget(name: "SyncDemoTests", dependencies: [
             "SyncDemoKit", "TestSupport", "diagd", "sync-core", "scheduler", "transport", "notifier", "sync-demo",

@@ -41,19 +41,24 @@ public struct BundleCache: Sendable {
             if FileManager.default.fileExists(atPath: folder.path) { return (folder, known) }
         }
         sweepAbandoned()
-        let temporary = try UniqueFolder.make(in: directory, prefix: Self.temporaryPrefix(.unpack))
-        let sha: String
+        let prefix = Self.temporaryPrefix(.unpack)
+        var made: URL?
+        let temporary: URL, sha: String
         do {
-            sha = try InterruptCleanup.shared.removing(temporary) {
+            // The folder is made inside: SIGINT/SIGTERM remove it from the moment it exists.
+            (temporary, sha) = try InterruptCleanup.shared.removingFolders(in: directory, prefix: prefix) {
+                let temporary = try UniqueFolder.make(in: directory, prefix: prefix)
+                made = temporary
                 let result = try ArchiveExtractor(limits: limits).extract(archivePath, into: temporary)
                 try validate(temporary, result.files)
-                return result.archiveSHA256
+                return (temporary, result.archiveSHA256)
             }
         } catch let error as BundleError {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error.naming(temporary, as: archivePath)
+            guard let made else { throw error }
+            try? FileManager.default.removeItem(at: made)
+            throw error.naming(made, as: archivePath)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
+            if let made { try? FileManager.default.removeItem(at: made) }
             throw error
         }
         let folder = directory.appendingPathComponent(sha)

@@ -33,12 +33,19 @@ public enum BundleVerifier {
         }
         try FileManager.default.createDirectory(at: cache.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         cache.sweepAbandoned()
-        let temporary = try UniqueFolder.make(in: cache.directory, prefix: BundleCache.temporaryPrefix(.verify))
-        defer { try? FileManager.default.removeItem(at: temporary) }
+        let prefix = BundleCache.temporaryPrefix(.verify)
+        var made: URL?
+        defer { if let made { try? FileManager.default.removeItem(at: made) } }
         do {
-            return try InterruptCleanup.shared.removing(temporary) { try verify(archive: path, unpackedInto: temporary, limits: cache.limits) }
+            // The folder is made inside: SIGINT/SIGTERM remove it from the moment it exists.
+            return try InterruptCleanup.shared.removingFolders(in: cache.directory, prefix: prefix) {
+                let temporary = try UniqueFolder.make(in: cache.directory, prefix: prefix)
+                made = temporary
+                return try verify(archive: path, unpackedInto: temporary, limits: cache.limits)
+            }
         } catch let error as BundleError {
-            throw error.naming(temporary, as: path)
+            guard let made else { throw error }
+            throw error.naming(made, as: path)
         }
     }
 

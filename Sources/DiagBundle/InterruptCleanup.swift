@@ -9,11 +9,23 @@ import Synchronization
 /// The handlers exist only while a folder is tracked; the dispositions the process had before
 /// are restored when the last one is released, so commands that handle these signals
 /// themselves are left as they were.
+///
+/// What is tracked is a folder's name prefix in its parent (`.unpack-<pid>-`), not the folder:
+/// the handlers are installed before the folder is made, so there is no moment at which the
+/// folder exists and a signal would leave it behind (a signal between `mkdtemp` and the folder's
+/// registration did, and a test that waits for the folder to appear before it signals relies on
+/// this order). The prefix holds this process's id, so whatever has it is this process's.
 final class InterruptCleanup: Sendable {
     static let shared = InterruptCleanup()
 
+    /// Folders named `<prefix>…` in `directory`.
+    private struct Pattern: Hashable {
+        var directory: String
+        var prefix: String
+    }
+
     private struct State {
-        var folders: [String: Int] = [:]
+        var folders: [Pattern: Int] = [:]
         var sources: [any DispatchSourceSignal] = []
         var previous: [Int32: sigaction] = [:]
     }
@@ -21,14 +33,16 @@ final class InterruptCleanup: Sendable {
     private let state = Mutex(State())
     private static let signals = [SIGINT, SIGTERM]
 
-    /// Runs `body` with `folder` removed should the process be interrupted meanwhile.
-    func removing<T>(_ folder: URL, during body: () throws -> T) rethrows -> T {
-        track(folder.path)
-        defer { release(folder.path) }
+    /// Runs `body` with every folder named `<prefix>…` in `directory` removed should the process
+    /// be interrupted meanwhile; `body` makes its folder there, after the handlers are installed.
+    func removingFolders<T>(in directory: URL, prefix: String, during body: () throws -> T) rethrows -> T {
+        let pattern = Pattern(directory: directory.path, prefix: prefix)
+        track(pattern)
+        defer { release(pattern) }
         return try body()
     }
 
-    private func track(_ path: String) {
+    private func track(_ path: Pattern) {
         state.withLock { state in
             state.folders[path, default: 0] += 1
             guard state.sources.isEmpty else { return }
@@ -46,7 +60,7 @@ final class InterruptCleanup: Sendable {
         }
     }
 
-    private func release(_ path: String) {
+    private func release(_ path: Pattern) {
         state.withLock { state in
             state.folders[path, default: 1] -= 1
             if state.folders[path] == 0 { state.folders[path] = nil }
@@ -62,8 +76,13 @@ final class InterruptCleanup: Sendable {
     }
 
     private func interrupted(by number: Int32) {
-        let folders = state.withLock { Array($0.folders.keys) }
-        for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
+        let patterns = state.withLock { Array($0.folders.keys) }
+        for pattern in patterns {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: pattern.directory)) ?? []
+            for name in names where name.hasPrefix(pattern.prefix) {
+                try? FileManager.default.removeItem(atPath: pattern.directory + "/" + name)
+            }
+        }
         var fallback = sigaction()
         fallback.__sigaction_handler.sa_handler = SIG_DFL
         sigaction(number, &fallback, nil)

@@ -86,6 +86,7 @@ struct FleetWindow {
         var predicate: DiagPredicate.Predicate?
         if let text {
             let bound = try FleetBundles.identifiers(bundleID: bundleID, connection: connection).merging(variables) { _, given in given }
+            UndecidedMatchCheck.install()
             do {
                 predicate = try DiagPredicate.Predicate.parse(
                     text, variables: bound, dateZone: DateLiteralZone(zone), enclosingLevels: PredicateCondition.wrapperLevels)

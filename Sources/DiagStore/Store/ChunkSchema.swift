@@ -1,3 +1,5 @@
+import DiagModel
+
 /// The SQL of a chunk file at store format version 3 (docs/ARCHITECTURE.md, "The chunk schema").
 enum ChunkSchema {
     /// `PRAGMA user_version` of a chunk written by this version. Version 3 added `signpostScope`
@@ -27,17 +29,10 @@ enum ChunkSchema {
         ("signpostScope", "signpostScope TEXT"),
     ]
 
-    /// The columns in the order `RecordRow` reads and `ChunkWriter` binds them.
-    static let columns = [
-        "id", "timestamp", "receiptTime", "messageType", "eventType",
-        "process", "processID", "processImagePath", "userID",
-        "sender", "senderImagePath", "subsystem", "category",
-        "threadID", "activityIdentifier", "parentActivityIdentifier", "traceID",
-        "eventMessage", "formatString",
-        "signpostID", "signpostName", "signpostType",
-        "metadata",
-        "signpostScope",
-    ]
+    /// The columns in the order `RecordRow` reads and `ChunkWriter` binds them: `id`, then the
+    /// record's fields in DiagModel's table (`RecordFields.all`), which `createRecords` declares
+    /// in the same order (`RecordFieldTableTests`).
+    static let columns = ["id"] + RecordFields.all.map(\.column)
 
     static let selectColumns = columns.joined(separator: ", ")
 
