@@ -1,4 +1,5 @@
 import DiagModel
+import DiagProtocol
 import Foundation
 import Glibc
 
@@ -36,7 +37,7 @@ struct TransportSender {
             }
             if let wantedSync {
                 markWritingSync(wantedSync, connection)
-                if connection.writeAll(Array("{\"sync\":\(wantedSync)}\n".utf8)) == 0 {
+                if connection.writeAll(ClientMessage.sync(.int(wantedSync)).line) == 0 {
                     broke(connection, "write to diagd failed: \(String(cString: strerror(errno)))")
                 }
             }

@@ -140,4 +140,15 @@ import TestSupport
         #expect(counted.status == 0, "stderr: \(counted.stderr)")
         #expect(counted.stdout.contains("\"events\":0") || counted.stdout.contains("\"events\" : 0"), "stdout: \(counted.stdout)")
     }
+
+    /// --year comes from `YearOptions` wherever syslog and logcat lines are read: the same
+    /// bounds and message in each (signposts took any year before).
+    @Test(arguments: [["show", "x"], ["export", "--format", "ndjson", "x"], ["import", "x"], ["signposts", "x"], ["patterns", "x"], ["diff", "x", "y"]])
+    func yearIsCheckedByItsGroup(command: [String]) throws {
+        for bad in ["0", "10000"] {
+            let output = try diag(command + ["--year", bad])
+            #expect(output.status == 64, "\(command): \(output.stderr)")
+            #expect(output.stderr.hasPrefix("Error: The value '\(bad)' is invalid for '--year <year>'; accepted: 1970 to 9999"), "\(command): \(output.stderr)")
+        }
+    }
 }

@@ -26,8 +26,8 @@ struct DiffCommand: ParsableCommand {
     var style: PatternStyle = .default
     @Option(help: TimezoneArgument.help(verb: "Show and read times", bundle: false), valueName: "zone")
     var timezone: String?
-    @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
-    var year: Int?
+    @OptionGroup var lineYear: YearOptions
+    private var year: Int? { lineYear.year }
     @Flag(help: "Exit with status 2 when TARGET has new patterns with Error or Fault records (for CI).")
     var failOnNewErrors: Bool
     @Argument(help: "The source to compare against: a store, a bundle or a log file.", valueName: "base")

@@ -42,8 +42,8 @@ struct ExportCommand: ParsableCommand {
     var batchSize: Int = 1000
     @Option(help: TimezoneArgument.help(verb: "Write and read times", bundle: true), valueName: "zone")
     var timezone: String?
-    @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
-    var year: Int?
+    @OptionGroup var lineYear: YearOptions
+    private var year: Int? { lineYear.year }
     @Argument(help: "Stores, bundles or log files to read (default: the default store).", valueName: "source")
     var sources: [String]
 
@@ -61,9 +61,6 @@ struct ExportCommand: ParsableCommand {
             throw ValidationError("The value '\(batchSize)' is invalid for '--batch-size <n>'; accepted: 1 to 100000")
         }
         if let host, host.isEmpty { throw ValidationError("--host cannot be empty") }
-        if let year, !(1970...9999).contains(year) {
-            throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
-        }
         zone = try TimezoneArgument.zone(timezone, sources: sources)
         // The window is checked now, so a bad one is bad usage before any source is read.
         _ = try span.window(zone: zone)

@@ -27,8 +27,8 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "The store directory, created if missing (default: $DIAG_STORE, else the state directory's system_logs.logarchive).", valueName: "directory")
     var store: String?
 
-    @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
-    var year: Int?
+    @OptionGroup var lineYear: YearOptions
+    private var year: Int? { lineYear.year }
 
     @Argument(help: "The log files to import.", valueName: "file")
     var files: [String]
@@ -37,9 +37,6 @@ struct ImportCommand: ParsableCommand {
 
     mutating func validate() throws {
         if files.isEmpty { throw ValidationError("Missing expected argument '<file> ...'") }
-        if let year, !(1970...9999).contains(year) {
-            throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
-        }
     }
 
     func run() throws {

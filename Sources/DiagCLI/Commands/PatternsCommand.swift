@@ -24,8 +24,8 @@ struct PatternsCommand: ParsableCommand {
     var style: PatternStyle = .default
     @Option(help: TimezoneArgument.help(verb: "Show and read times", bundle: false), valueName: "zone")
     var timezone: String?
-    @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
-    var year: Int?
+    @OptionGroup var lineYear: YearOptions
+    private var year: Int? { lineYear.year }
     @Option(help: "The most patterns kept (1 to 1000000); records that need more are counted as overflow.", valueName: "n")
     var maxPatterns: Int = 10_000
     @Argument(help: "Stores, bundles or log files to read (default: the default store).", valueName: "source")

@@ -41,8 +41,8 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions<BundleZone>
 
-    @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
-    var year: Int?
+    @OptionGroup var lineYear: YearOptions
+    private var year: Int? { lineYear.year }
 
     @Flag(help: "Annotate every record with its message pattern (json, ndjson: patternID and pattern; other styles: the ID first).")
     var patterns: Bool
@@ -77,9 +77,6 @@ struct ShowCommand: ParsableCommand {
 
     mutating func validate() throws {
         zone = try output.zone(sources: sources)
-        if let year, !(1970...9999).contains(year) {
-            throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
-        }
         try SignpostArgument.validate(signpost: signpost, noSignpost: noSignpost)
         if let activity {
             guard let identifier = ActivityArgument.identifier(activity) else {

@@ -53,8 +53,8 @@ struct SignpostsCommand: ParsableCommand {
     @Option(help: TimezoneArgument.help(verb: "Show and read times", bundle: false), valueName: "zone")
     var timezone: String?
 
-    @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
-    var year: Int?
+    @OptionGroup var lineYear: YearOptions
+    private var year: Int? { lineYear.year }
 
     @Argument(help: "Stores, bundles or log files to read (default: the default store).", valueName: "source")
     var sources: [String]
