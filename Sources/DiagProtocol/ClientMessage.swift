@@ -39,7 +39,9 @@ public enum ClientMessage: Sendable {
         } catch {
             throw ProtocolError(error.description)
         }
-        guard let key = members.keys.first(where: requestKeys.contains) else {
+        // The first request key in one fixed order, not the dictionary's: with two of them the
+        // error must name the same one every time.
+        guard let key = requestKeys.sorted().first(where: { members[$0] != nil }) else {
             throw ProtocolError("a record needs \"eventMessage\" (a string); requests are {\"sync\": ID}, {\"ring\": true}, {\"subscribe\": {…}}, {\"config\": {…}} and {\"stats\": true}")
         }
         guard members.count == 1 else {
