@@ -8,7 +8,7 @@ struct HostileBundlesScriptTests {
     static let script = BuiltProducts.fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Benchmarks/hostile-bundles.sh").path
     static let cases = ["good", "dotdot-path", "symlink", "fifo-entry", "unlisted-bomb", "trigger-version1",
-                        "view-recursive", "control-names", "control-records", "version1-chunk"]
+                        "view-recursive", "control-names", "control-records", "version1-chunk", "many-chunks-info"]
 
     @Test func everyCaseEndsWithinItsBoundsAndLeavesNothing() throws {
         let result = try run("/bin/bash", [Self.script, "--small"], environment: [
