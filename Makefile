@@ -11,8 +11,9 @@ SWIFT ?= swift
 # private environment Tests/Scripts/otel-venv.sh makes for the OpenTelemetry SDK, and curl, the OTLP tests' clients.
 # zsh, fish, groff-base: CompletionAndManualTests load the generated completions in the real shells and
 # check the generated manual pages with `groff -man -ww` (the product needs none of them).
+# libicu-dev: ICU's regex C API for the MATCHES patterns the linear engine leaves to ICU (Package.swift, CICU).
 # python3-venv also serves ReferenceReaderTests: an independent tracev3 reader (PyPI) in a private venv.
-APT_PACKAGES := libsqlite3-dev libarchive-dev sqlite3 zstd zlib1g-dev libpq-dev postgresql postgresql-contrib rsyslog chromium lz4 libmicrohttpd-dev python3-venv curl zsh fish groff-base
+APT_PACKAGES := libicu-dev libsqlite3-dev libarchive-dev sqlite3 zstd zlib1g-dev libpq-dev postgresql postgresql-contrib rsyslog chromium lz4 libmicrohttpd-dev python3-venv curl zsh fish groff-base
 BENCH_PACKAGES := hyperfine ripgrep time
 FUZZ_SECONDS ?= 30
 CONFIG ?= release

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Ingest throughput with durability: diagd fed by 4 client processes, each sending a sync every
-# 5,000 records (and waiting for it), beside a bare SQLite insert loop of the same records,
-# in one run. Prints records/s for both, the ratio, and diagd's peak RSS.
+# 5,000 records (and waiting for it), beside rsyslogd (Debian's, started privately: imtcp on
+# loopback -> omfile, the same records pre-rendered as RFC 5424 lines, 4 sending processes,
+# timed to the last line in its file, no acknowledgements) and a bare SQLite insert loop of the
+# same records, in one run. Prints records/s for each, the ratios, diagd's CPU per record and
+# its peak RSS.
 #
 #   Benchmarks/ingest.sh [records-per-client]     (default 250000; 4 clients)
+#   PERF_DATA=FILE Benchmarks/ingest.sh ...        also records diagd's profile (perf record -g)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PER_CLIENT=${1:-250000}
@@ -22,6 +26,35 @@ cleanup() {
 }
 trap cleanup EXIT
 
+echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== rsyslogd imtcp -> omfile: $CLIENTS senders x $PER_CLIENT RFC 5424 lines"
+for i in $(seq 1 $CLIENTS); do "$BIN/diag-bench-ingest" render --records "$PER_CLIENT" --seed "$i" --output "$WORK/rfc5424-$i.txt"; done
+RSYSLOG_PORT=$((20000 + RANDOM % 20000))
+mkdir -p "$WORK/rsyslog"
+cat >"$WORK/rsyslog/rsyslog.conf" <<CONF
+global(workDirectory="$WORK/rsyslog")
+module(load="imtcp")
+input(type="imtcp" port="$RSYSLOG_PORT" address="127.0.0.1")
+template(name="received" type="string" string="%timestamp:::date-rfc3339% %hostname% %app-name%[%procid%] %msgid% %structured-data% %msg%\n")
+action(type="omfile" file="$WORK/rsyslog/messages" template="received")
+CONF
+/usr/sbin/rsyslogd -n -f "$WORK/rsyslog/rsyslog.conf" -i "$WORK/rsyslog/rsyslogd.pid" 2>"$WORK/rsyslog/stderr" &
+RSYSLOG_PID=$!
+for _ in $(seq 1 100); do (echo -n >"/dev/tcp/127.0.0.1/$RSYSLOG_PORT") 2>/dev/null && break; sleep 0.05; done
+RSYSLOG_START=$(date +%s.%N)
+for i in $(seq 1 $CLIENTS); do cat "$WORK/rfc5424-$i.txt" >"/dev/tcp/127.0.0.1/$RSYSLOG_PORT" & done
+# Timed to the last line in the file: counted every 20 ms (the script's own wait, not rsyslog's).
+while [[ ! -f "$WORK/rsyslog/messages" || $(wc -l <"$WORK/rsyslog/messages") -lt $TOTAL ]]; do
+    kill -0 "$RSYSLOG_PID" 2>/dev/null || { echo "rsyslogd exited: $(cat "$WORK/rsyslog/stderr")" >&2; exit 1; }
+    sleep 0.02
+done
+RSYSLOG_END=$(date +%s.%N)
+RSYSLOG_CPU=$(awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$RSYSLOG_PID/stat")
+kill -TERM "$RSYSLOG_PID"; wait "$RSYSLOG_PID" || true
+RSYSLOG_RATE=$(awk -v s="$RSYSLOG_START" -v e="$RSYSLOG_END" -v t="$TOTAL" 'BEGIN { printf "%d", t / (e - s) }')
+echo "rsyslogd records=$TOTAL rate=$RSYSLOG_RATE cpu=$RSYSLOG_CPU"
+rm -f "$WORK"/rfc5424-*.txt "$WORK/rsyslog/messages"
+
 echo "== bare SQLite insert loop: $TOTAL records, one transaction per 5000"
 BARE=$("$BIN/diag-bench-ingest" bare --records "$TOTAL" --database "$WORK/bare.sqlite" --batch 5000)
 echo "$BARE"
@@ -31,6 +64,8 @@ BARE_RATE=$(sed -E 's/.*rate=([0-9]+).*/\1/' <<<"$BARE")
 echo "== diagd: $CLIENTS clients x $PER_CLIENT records, sync every 5000"
 "$BIN/diagd" --store "$WORK/store" --socket "$WORK/diagd.sock" 2>"$WORK/diagd.stderr" &
 DIAGD_PID=$!
+PERF_PID=""
+if [[ -n "${PERF_DATA:-}" ]]; then perf record -g -o "$PERF_DATA" -p "$DIAGD_PID" 2>"$WORK/perf.stderr" & PERF_PID=$!; fi
 for _ in $(seq 1 200); do [[ -S "$WORK/diagd.sock" ]] && break; sleep 0.05; done
 START=$(awk -v now="$(date +%s.%N)" 'BEGIN { printf "%.3f", now + 4 }')
 PIDS=()
@@ -43,15 +78,18 @@ cat "$WORK"/client-*.out
 LAST=$(sed -E 's/.*finished=([0-9.]+).*/\1/' "$WORK"/client-*.out | sort -n | tail -1)
 PEAK_KB=$(awk '/VmHWM/ {print $2}' "/proc/$DIAGD_PID/status")
 CPU=$(awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$DIAGD_PID/stat")
+if [[ -n "$PERF_PID" ]]; then kill -INT "$PERF_PID"; wait "$PERF_PID" || true; fi
 kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID"; DIAGD_PID=""
 STORED=$(for f in "$WORK"/store/Persist/*.chunk.sqlite; do sqlite3 "$f" "select count(*) from records where process <> 'diagd'" 2>/dev/null || echo 0; done | awk '{s += $1} END {print s}')
 
-awk -v barecpu="$BARE_CPU" -v cpu="$CPU" -v total="$TOTAL" -v start="$START" -v last="$LAST" -v bare="$BARE_RATE" -v peak="$PEAK_KB" -v stored="$STORED" 'BEGIN {
+awk -v rsyslog="$RSYSLOG_RATE" -v rsyslogcpu="$RSYSLOG_CPU" -v barecpu="$BARE_CPU" -v cpu="$CPU" -v total="$TOTAL" -v start="$START" -v last="$LAST" -v bare="$BARE_RATE" -v peak="$PEAK_KB" -v stored="$STORED" 'BEGIN {
     seconds = last - start; rate = total / seconds
     printf "\n%-36s %12s\n", "", "records/s"
+    printf "%-36s %12d\n", "rsyslogd imtcp -> omfile, 4 senders", rsyslog
     printf "%-36s %12d\n", "bare SQLite insert loop (1 process)", bare
     printf "%-36s %12d\n", "diagd, 4 clients, sync every 5000", rate
+    printf "ratio diagd / rsyslogd: %.2f (target >= 1.0)\n", rate / rsyslog
     printf "ratio diagd / bare: %.2f (target >= 0.60); target >= 300000 records/s: %s\n", rate / bare, (rate >= 300000 ? "met" : "NOT met")
-    printf "CPU per record: diagd %.2f us (all threads), bare insert loop %.2f us; bare / diagd: %.2f\n", cpu * 1e6 / total, barecpu * 1e6 / total, barecpu / cpu
+    printf "CPU per record: diagd %.2f us (all threads), rsyslogd %.2f us, bare insert loop %.2f us; bare / diagd: %.2f\n", cpu * 1e6 / total, rsyslogcpu * 1e6 / total, barecpu * 1e6 / total, barecpu / cpu
     printf "diagd peak RSS: %.1f MiB (target < 128 MiB); records stored: %d of %d\n", peak / 1024, stored, total
 }'

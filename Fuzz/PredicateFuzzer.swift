@@ -17,6 +17,7 @@ public func predicateFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: In
     let results = FuzzRecords.all.map(predicate.evaluate)
     let plan = predicate.plan()
     _ = plan.explanation
+    checkSQLTree(plan, text)
     if let residual = plan.residual { _ = FuzzRecords.all.map(residual.evaluate) }
     let normalised = predicate.description
     guard let again = try? Predicate.parse(normalised, variables: FuzzRecords.variables) else {
@@ -29,6 +30,27 @@ public func predicateFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: In
         fatalError("description changes the result: \(normalised) (from \(text.debugDescription))")
     }
     return 0
+}
+
+/// The plan's SQL tree measures what its SQLite text is: the nesting and the bound values that
+/// SQLShape keeps under SQLite's limits are counted on the tree, and must be the text's.
+func checkSQLTree(_ plan: QueryPlan, _ text: String) {
+    guard let expression = plan.sqlExpression, let sql = plan.sqlWhere else {
+        guard plan.sqlWhere == nil, plan.bindings.isEmpty else { fatalError("SQL text without a tree (from \(text.debugDescription))") }
+        return
+    }
+    var depth = 0
+    var deepest = 0
+    for byte in sql.utf8 {
+        if byte == UInt8(ascii: "(") { depth += 1; deepest = max(deepest, depth) }
+        if byte == UInt8(ascii: ")") { depth -= 1 }
+    }
+    guard depth == 0, deepest == expression.nesting, deepest <= 16 else {
+        fatalError("nesting \(expression.nesting) for a text nesting \(deepest) (balance \(depth)): \(sql) (from \(text.debugDescription))")
+    }
+    guard expression.bindingCount == plan.bindings.count,
+          sql.utf8.filter({ $0 == UInt8(ascii: "?") }).count == plan.bindings.count
+    else { fatalError("\(expression.bindingCount) values counted, \(plan.bindings.count) bound: \(sql) (from \(text.debugDescription))") }
 }
 
 /// Short messages keep a pathological regex (`(a+)+$`) from running away on backtracking.

@@ -12,13 +12,13 @@ public final class AppleLogArchive {
     let limits: AppleLogLimits
 
     /// What `path` holds, decided by content: a tracev3 file (its header chunk), or a folder
-    /// with Apple's Info.plist or tracev3 files under Persist/ (not our Info.json store).
+    /// with Apple's Info.plist or tracev3 files under Persist/. Callers ask DiagStore's
+    /// `StoreLayout` first whether a folder is one of our stores, which this module does not know.
     public static func recognizes(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
         if isDirectory.boolValue {
             let folder = URL(fileURLWithPath: path)
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Info.json").path) { return false }
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Info.plist").path) { return true }
             let persist = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Persist").path)) ?? []
             return persist.contains { $0.hasSuffix(".tracev3") }

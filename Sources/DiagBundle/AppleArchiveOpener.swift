@@ -1,3 +1,4 @@
+import DiagStore
 import Foundation
 
 /// A sysdiagnose-like archive (`sysdiagnose_….tar.gz`) holding an Apple `.logarchive`: unpacked
@@ -28,7 +29,7 @@ public enum AppleArchiveOpener {
         for name in names where name.hasSuffix(".logarchive") {
             let candidate = folder.appendingPathComponent(name, isDirectory: true)
             if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("Info.plist").path),
-               !FileManager.default.fileExists(atPath: candidate.appendingPathComponent("Info.json").path) {
+               !StoreLayout.hasInfo(candidate) {
                 return candidate
             }
         }

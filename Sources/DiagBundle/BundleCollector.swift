@@ -109,7 +109,7 @@ public struct BundleCollector {
         // Sealed chunks go from the live store's files straight into the archive, hashed on the
         // way; should one not be quiescent when its turn comes, it is copied first after all.
         func addSealed(_ chunk: SealedChunk) throws {
-            let relative = "\(BundleLayout.logStore)/Persist/\(chunk.file)"
+            let relative = "\(BundleLayout.logStore)/\(StoreLayout.chunkPath(file: chunk.file))"
             progress?(BundleProgress(phase: "archiving \(relative)", archivedBytes: writer.bytesWritten))
             if var digest = try chunk.archive(into: writer, entry: "\(top)/\(relative)") {
                 archived.insert(relative)
@@ -117,14 +117,18 @@ public struct BundleCollector {
                 digests.append(digest)
                 return
             }
-            try SQLiteSnapshot.copy(chunk.stream, to: root.appendingPathComponent(relative).path)
+            do {
+                try chunk.copy(intoStore: root.appendingPathComponent(BundleLayout.logStore, isDirectory: true))
+            } catch let error as SnapshotError {
+                throw BundleError(error)
+            }
             try add(relative)
         }
         // The summaries read the snapshot while the archive takes it in: two cores at work.
         let summaries = SummaryJob(root: root, hostName: hostName, manifest: manifest, notes: request.notes, baseline: request.baseline)
         let statistics: BundleStatistics
         // The log store's Info.json holds record counts the summaries take (`SummaryJob`).
-        let summaryFiles = ["\(BundleLayout.logStore)/Info.json", "\(BundleLayout.summaries)/", BundleLayout.stats,
+        let summaryFiles = ["\(BundleLayout.logStore)/\(StoreLayout.infoPath)", "\(BundleLayout.summaries)/", BundleLayout.stats,
                             BundleLayout.errors, BundleLayout.report] + (request.leftOut == nil ? [] : [BundleLayout.leftOut])
         // The summaries read the whole snapshot: they start once the last chunk is copied (sealed
         // chunks are read where they are), while the chunks still queued are archived.
@@ -136,11 +140,11 @@ public struct BundleCollector {
         }
         do {
             try add("\(BundleLayout.logStore)/")
-            try add("\(BundleLayout.logStore)/Persist/")
+            try add("\(BundleLayout.logStore)/\(StoreLayout.chunkFolder)/")
             while let chunk = try chunks.next() {
                 startSummariesOnceCopied()
                 switch chunk {
-                case .staged(let file, _): try add("\(BundleLayout.logStore)/Persist/\(file)")
+                case .staged(let file, _): try add("\(BundleLayout.logStore)/\(StoreLayout.chunkPath(file: file))")
                 case .sealed(let sealed): try addSealed(sealed)
                 }
             }
@@ -148,7 +152,7 @@ public struct BundleCollector {
             // The writer lock of the staged store (a feedback bundle's selection is written
             // through LogStore) is a process's lock, not content: the manifest lists only what
             // the reader needs.
-            let staged = try stagedFiles(root).filter { $0 != "\(BundleLayout.logStore)/writer.lock" }
+            let staged = try stagedFiles(root).filter { $0 != "\(BundleLayout.logStore)/\(StoreLayout.writerLock)" }
             for relative in staged where !archived.contains(relative) && !summaryFiles.contains(relative) {
                 try add(relative)
             }

@@ -81,10 +81,9 @@ public struct BundleSizeLimit: Sendable {
         } catch {
             throw BundleError.failure("cannot open the log store \(store.path) to bound the bundle's size: \(error)")
         }
-        let persist = store.appendingPathComponent("Persist", isDirectory: true)
         var opened: [(database: Database, bytes: Int64, records: Int64, sealed: Bool)] = []
         for chunk in info.chunks where window.overlaps(oldest: chunk.oldestTimestamp, newest: chunk.newestTimestamp) {
-            let path = persist.appendingPathComponent(chunk.file).path
+            let path = StoreLayout.chunkURL(store, file: chunk.file).path
             guard FileManager.default.fileExists(atPath: path) else { continue }
             do {
                 let database = try Database(path: path, options: .init(readOnly: true, create: false))

@@ -1,5 +1,6 @@
 import DiagModel
 import DiagQuery
+import DiagStore
 import Foundation
 
 /// Plugs bundles into `DiagQuery`'s source resolution: `diag show BUNDLE` reads the bundle's
@@ -14,8 +15,8 @@ public struct BundleStoreOpener: BundleOpener {
     /// Opens the bundle, throwing `BundleError` (exit code 65 for a refused bundle).
     public func open(_ path: String) throws -> BundleStore {
         let store = BundleStore(bundle: try BundleReader.open(path, cache: cache))
-        guard FileManager.default.fileExists(atPath: store.storeURL.appendingPathComponent("Info.json").path) else {
-            throw BundleError.badInput("\(TerminalText.escaped(path)): the bundle holds no log store (\(BundleLayout.logStore)/Info.json), so no records")
+        guard StoreLayout.hasInfo(store.storeURL) else {
+            throw BundleError.badInput("\(TerminalText.escaped(path)): the bundle holds no log store (\(BundleLayout.logStore)/\(StoreLayout.infoPath)), so no records")
         }
         return store
     }

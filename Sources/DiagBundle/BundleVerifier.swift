@@ -1,3 +1,4 @@
+import DiagStore
 import Foundation
 
 /// What `diag verify` found: one line per file that differs from the manifest or per missing
@@ -13,7 +14,7 @@ public struct BundleVerification: Sendable {
 /// Checks a bundle against its manifest: every listed file present with its size and SHA-256,
 /// nothing unlisted, and the parts of the layout every bundle has.
 public enum BundleVerifier {
-    static let requiredFiles = ["\(BundleLayout.logStore)/Info.json", BundleLayout.stats, BundleLayout.errors, BundleLayout.report]
+    static let requiredFiles = ["\(BundleLayout.logStore)/\(StoreLayout.infoPath)", BundleLayout.stats, BundleLayout.errors, BundleLayout.report]
 
     /// Verifies an archive (unpacked afresh into a temporary folder inside `cache`, then removed)
     /// or an unpacked bundle folder. Throws when the archive itself is refused.

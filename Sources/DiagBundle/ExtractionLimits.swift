@@ -1,3 +1,4 @@
+import DiagProtocol
 import Foundation
 
 /// Bounds on what an archive may unpack to, against decompression bombs: a few megabytes of
@@ -31,21 +32,7 @@ public struct ExtractionLimits: Sendable {
 
     /// `DIAG_UNPACK_LIMIT` when it is set and readable, else `defaultTotalSize`.
     public static func configuredTotalSize(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int64 {
-        environment[environmentVariable].flatMap(parseSize) ?? defaultTotalSize
-    }
-
-    /// `123`, `512K`, `64M`, `4G`, `1T` (powers of 1024); nil for anything else.
-    public static func parseSize(_ text: String) -> Int64? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
-        let shifts: [Character: Int64] = ["K": 10, "M": 20, "G": 30, "T": 40]
-        var digits = Substring(trimmed)
-        var shift: Int64 = 0
-        if let last = digits.last, let found = shifts[last] {
-            shift = found
-            digits = digits.dropLast()
-        }
-        guard let value = Int64(digits), value > 0, value <= Int64.max >> shift else { return nil }
-        return value << shift
+        environment[environmentVariable].flatMap(QuantityParsing.byteCount) ?? defaultTotalSize
     }
 
     /// Bytes free for this user on the file system holding `path`, or nil when unknown.

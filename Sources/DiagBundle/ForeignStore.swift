@@ -39,7 +39,7 @@ enum ForeignStore {
         if migrated {
             // Info.json is rewritten at the current format with the figures of the new chunks.
             do { try LogStore.open(at: store).close() } catch {
-                throw BundleError.badInput("\(describe("Info.json")): \(error)")
+                throw BundleError.badInput("\(describe(StoreLayout.infoPath)): \(error)")
             }
         }
     }
@@ -70,19 +70,19 @@ enum ForeignStore {
         guard lstat(store.path, &status) == 0 else { return [] }
         guard status.st_mode & S_IFMT == S_IFDIR else { return [.refused("\(describe("")): not a folder")] }
         var findings: [Finding] = []
-        let info = store.appendingPathComponent("Info.json")
+        let info = StoreLayout.infoURL(store)
         if lstat(info.path, &status) == 0, status.st_size > maximumInfoSize {
-            findings.append(.refused("\(describe("Info.json")): \(status.st_size) bytes, over the bound of \(maximumInfoSize) bytes for a store's Info.json"))
+            findings.append(.refused("\(describe(StoreLayout.infoPath)): \(status.st_size) bytes, over the bound of \(maximumInfoSize) bytes for a store's \(StoreLayout.infoFile)"))
         }
-        let persist = store.appendingPathComponent("Persist", isDirectory: true)
+        let persist = StoreLayout.chunkFolderURL(store)
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? []).sorted()
         for name in names {
-            let relative = "Persist/\(name)"
-            if ["-wal", "-shm", "-journal"].contains(where: { name.hasSuffix(".chunk.sqlite" + $0) }) {
+            let relative = StoreLayout.chunkPath(file: name)
+            if StoreLayout.isChunkSideFile(name) {
                 findings.append(.refused("\(describe(relative)): SQLite would read this file with its chunk; a bundle's chunks are complete files with nothing beside them"))
                 continue
             }
-            guard name.hasSuffix(".chunk.sqlite") else { continue }
+            guard StoreLayout.isChunkFile(name) else { continue }
             do {
                 let shape = try ForeignChunk.inspect(path: persist.appendingPathComponent(name).path)
                 if shape != .current { findings.append(.older(relative, version: shape.version)) }
@@ -101,7 +101,7 @@ enum ForeignStore {
         do {
             try ForeignChunk.copyForward(from: path, to: fresh)
             let name = (path as NSString).lastPathComponent
-            _ = try SnapshotChunkFinisher.finish(path: fresh, chunk: ChunkInfo(file: name, sequence: ChunkInfo.sequence(fromFileName: name) ?? 0))
+            _ = try SnapshotChunkFinisher.finish(path: fresh, chunk: ChunkInfo(file: name, sequence: StoreLayout.sequence(ofChunkFile: name) ?? 0))
         } catch let error as StoreError {
             unlink(fresh)
             throw BundleError(error.kind == .io ? .failure : .badInput, "\(describe): \(error.reason)")

@@ -29,7 +29,7 @@ extension ReportPage {
         tr.fault{background:#f8f0fb}.tag{color:#fff;border-radius:3px;padding:1px 6px;font-size:11px;font-weight:600}
         .tag.error{background:var(--error)}.tag.fault{background:var(--fault)}.count{background:var(--error);color:#fff;border-radius:10px;padding:1px 8px;font-size:12px}
         .columns{display:grid;grid-template-columns:repeat(3,1fr);gap:20px}.top td{padding:2px 6px;font-size:13px;word-break:break-all}
-        .top .num{text-align:right;color:var(--muted);width:60px}.top .bar{width:35%}.top .bar span{display:block;height:8px;background:#90a4ae;border-radius:4px}
+        .top .num{text-align:right;color:var(--muted);width:60px}.top .share{width:35%}.top .share span{display:block;height:8px;background:#90a4ae;border-radius:4px}
         .empty,.more{color:var(--muted)}pre.notes{white-space:pre-wrap;margin:0;font:13px ui-monospace,Menlo,Consolas,monospace}
         footer{text-align:center;color:var(--muted);font-size:12px;padding:8px 0 24px}
         """ + triageStyle

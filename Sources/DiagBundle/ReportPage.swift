@@ -133,7 +133,7 @@ struct ReportPage {
         func list(_ title: String, _ counts: [String: Int64]) -> String {
             let top = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(10)
             let peak = Double(top.first?.value ?? 1)
-            let rows = top.map { "<tr><td>\(escape($0.key))</td><td class=\"num\">\($0.value)</td><td class=\"bar\"><span style=\"width:\(format(Double($0.value) / peak * 100))%\"></span></td></tr>" }.joined()
+            let rows = top.map { "<tr><td>\(escape($0.key))</td><td class=\"num\">\($0.value)</td><td class=\"share\"><span style=\"width:\(format(Double($0.value) / peak * 100))%\"></span></td></tr>" }.joined()
             return "<div><h3>\(title)</h3><table class=\"top\">\(rows)</table></div>"
         }
         return "<section><h2>Who logged</h2><div class=\"columns\">\(list("Processes", statistics.processes))\(list("Senders", statistics.senders))\(list("Subsystems", statistics.subsystems))</div></section>"

@@ -12,36 +12,22 @@ struct StoreSelection {
     var redactor: Redactor?
 
     /// Writes the store; `chunkReady` gets each chunk once it is ready to be archived. Returns
-    /// the `Info.json` the summaries complete and write (`LogStoreSnapshot`), or nil when the
+    /// the `Info.json` the summaries complete and write (`LogStore.snapshot`), or nil when the
     /// store's own is written.
     func write(to destination: URL, chunkReady: (SnapshotChunk) throws -> Void) throws -> StoreInfo? {
-        if request.selection == nil && redactor == nil {
-            return try LogStoreSnapshot(source: request.storeDirectory, window: request.window)
-                .write(to: destination, extraRecords: request.extraRecords.filter(keep), chunkReady: chunkReady)
-        }
-        try copySelected(to: destination)
-        let persist = destination.appendingPathComponent("Persist", isDirectory: true)
-        for file in try useRollbackJournals(destination) {
-            try chunkReady(.staged(file: file, path: persist.appendingPathComponent(file).path))
-        }
-        return nil
-    }
-
-    /// Chunks are written in WAL mode; in a bundle each must be one self-contained file.
-    /// Returns the chunk files' names, in order.
-    private func useRollbackJournals(_ destination: URL) throws -> [String] {
-        let persist = destination.appendingPathComponent("Persist", isDirectory: true)
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? []).filter { $0.hasSuffix(".chunk.sqlite") }.sorted()
-        for file in files {
-            let path = persist.appendingPathComponent(file).path
-            do {
-                let database = try Database(path: path, options: .init(create: false))
-                _ = try database.scalarText("PRAGMA journal_mode = DELETE")
-            } catch {
-                throw BundleError.failure("cannot finish the snapshot chunk \(path): \(error)")
+        do {
+            if request.selection == nil && redactor == nil {
+                return try LogStore.snapshot(of: request.storeDirectory, to: destination, window: request.window,
+                                             extraRecords: request.extraRecords.filter(keep), chunkReady: chunkReady)
             }
+            try copySelected(to: destination)
+            for file in try LogStore.useRollbackJournals(in: destination) {
+                try chunkReady(.staged(file: file, path: StoreLayout.chunkURL(destination, file: file).path))
+            }
+            return nil
+        } catch let error as SnapshotError {
+            throw BundleError(error)
         }
-        return files
     }
 
     private func copySelected(to destination: URL) throws {
@@ -50,7 +36,7 @@ struct StoreSelection {
         filter.start = [filter.start, request.window.start].compactMap { $0 }.max()
         filter.end = [filter.end, request.window.end].compactMap { $0 }.min()
         do {
-            let source = try LogStoreSnapshot.openLive(request.storeDirectory)
+            let source = try LogStore.openLive(request.storeDirectory)
             let cursor = source.records(filter: filter)
             var batch: [LogRecord] = []
             batch.reserveCapacity(Self.batchSize)
@@ -68,6 +54,8 @@ struct StoreSelection {
             try target.close()
         } catch let error as BundleError {
             throw error
+        } catch let error as SnapshotError {
+            throw BundleError(error)
         } catch {
             throw BundleError.failure("cannot copy the selected records: \(error)")
         }

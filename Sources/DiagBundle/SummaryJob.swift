@@ -86,11 +86,11 @@ final class SummaryJob: @unchecked Sendable {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let url = root.appendingPathComponent(BundleLayout.logStore).appendingPathComponent("Info.json")
+        let url = StoreLayout.infoURL(root.appendingPathComponent(BundleLayout.logStore))
         do {
             try StagedFile.write(try encoder.encode(StoreInfo(identifier: info.identifier, chunks: chunks)), to: url)
         } catch {
-            throw BundleError.failure("cannot write the snapshot's Info.json: \(error.localizedDescription)")
+            throw BundleError.failure("cannot write the snapshot's \(StoreLayout.infoFile): \(error.localizedDescription)")
         }
     }
 }

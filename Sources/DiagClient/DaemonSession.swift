@@ -1,38 +1,33 @@
 import DiagModel
+import DiagProtocol
 import Foundation
 import Glibc
 
 /// A request-and-reply connection to diagd, for tools rather than components: the memory ring
 /// (`diag collect`), level settings (`diag config`) and live streams (`diag stream`).
-/// docs/PROTOCOL.md describes each request.
+/// docs/PROTOCOL.md describes each request; DiagProtocol spells them and reads the replies.
 public final class DaemonSession {
     private let socket: ClientSocket
-    private var pending: [UInt8] = []
-    /// Where the unread part of `pending` starts.
-    private var readOffset = 0
+    private var lines: ReplyLineReader
     public let socketPath: String
 
     public init(socketPath: String? = nil) throws(DiagClientError) {
         let path = socketPath ?? DefaultSocket.path()
         self.socketPath = path
         socket = try ClientSocket(path: path)
+        lines = ReplyLineReader(descriptor: socket.descriptor)
     }
 
     /// The records diagd keeps in memory only (Debug by default), oldest first.
     public func ringRecords() throws(DiagClientError) -> [LogRecord] {
-        try send(["ring": true])
+        try send(.ring)
         var records: [LogRecord] = []
         while true {
-            let line = try nextLine()
-            if let reply = try? JSONReader.parseObject(line), reply["eventMessage"] == nil {
-                if reply["end"] != nil { return records }
-                if let error = reply["error"]?.stringValue { throw DiagClientError("diagd refused the ring request: \(error)") }
-                continue
-            }
-            do {
-                records.append(try LogRecord(jsonBytes: line))
-            } catch {
-                throw DiagClientError("diagd sent a ring record that does not read: \(error)")
+            switch try nextReply() {
+            case .record(let record): records.append(record)
+            case .end: return records
+            case .error(let reason, _, _): throw DiagClientError("diagd refused the ring request: \(reason)")
+            default: continue
             }
         }
     }
@@ -41,33 +36,30 @@ public final class DaemonSession {
     /// and returns every setting now in force as `subsystem[:category] mode` lines. A nil `mode`
     /// changes nothing and lists the settings.
     public func configure(subsystem: String?, category: String?, mode: String?) throws(DiagClientError) -> [String] {
-        var request: [String: JSONValue] = [:]
-        if let subsystem { request["subsystem"] = .string(subsystem) }
-        if let category { request["category"] = .string(category) }
-        if let mode { request["mode"] = .string(mode) }
-        return try exchangeConfig(request)
+        guard let mode else { return try exchangeConfig(.configure(nil)) }
+        let parsed: LevelMode
+        do { parsed = try LevelMode.parse(mode) } catch { throw DiagClientError(error.description) }
+        return try exchangeConfig(.configure(LevelSetting(subsystem: subsystem, category: category, mode: parsed)))
     }
 
     /// Removes the setting of a category, of a subsystem (with its categories'), or with neither,
     /// every setting, as `log config --reset`; returns the settings now in force, as `configure`.
     public func resetConfiguration(subsystem: String?, category: String?) throws(DiagClientError) -> [String] {
-        var request: [String: JSONValue] = ["reset": .bool(true)]
-        if let subsystem { request["subsystem"] = .string(subsystem) }
-        if let category { request["category"] = .string(category) }
-        return try exchangeConfig(request)
+        try exchangeConfig(.resetLevels(LevelReset(subsystem: subsystem, category: category)))
     }
 
-    private func exchangeConfig(_ request: [String: JSONValue]) throws(DiagClientError) -> [String] {
-        try send(["config": .object(request)])
-        let reply = try nextReply()
-        if let error = reply["error"]?.stringValue { throw DiagClientError(error) }
-        guard case .array(let settings)? = reply["configured"] else {
+    private func exchangeConfig(_ request: ClientMessage) throws(DiagClientError) -> [String] {
+        try send(request)
+        switch try nextReply() {
+        case .error(let reason, _, _):
+            throw DiagClientError(reason)
+        case .configured(let settings):
+            return settings.map { setting in
+                let scope = [setting.subsystem, setting.category].compactMap { $0 }
+                return "\(scope.isEmpty ? "(all)" : scope.joined(separator: ":")) \(setting.mode.description)"
+            }
+        default:
             throw DiagClientError("diagd gave no settings in reply to a config request")
-        }
-        return settings.compactMap { setting -> String? in
-            guard let members = setting.objectValue, let mode = members["mode"]?.stringValue else { return nil }
-            let scope = [members["subsystem"]?.stringValue, members["category"]?.stringValue].compactMap { $0 }
-            return "\(scope.isEmpty ? "(all)" : scope.joined(separator: ":")) \(mode)"
         }
     }
 
@@ -77,54 +69,42 @@ public final class DaemonSession {
         level: MessageType, processes: [String], predicate: String?,
         onRecord: (LogRecord) -> Void, onDropped: (Int) -> Void
     ) throws(DiagClientError) {
-        var request: [String: JSONValue] = ["level": .string(level.name.lowercased())]
-        if !processes.isEmpty { request["processes"] = .array(processes.map { .string($0) }) }
-        if let predicate { request["predicate"] = .string(predicate) }
-        try send(["subscribe": .object(request)])
-        let first = try nextReply()
-        if let error = first["error"]?.stringValue { throw DiagClientError(error) }
-        guard first["subscribed"] != nil else { throw DiagClientError("diagd did not accept the subscription") }
-        while let line = try? nextLine() {
-            if line.first == UInt8(ascii: "{"), let record = try? LogRecord(jsonBytes: line) {
-                onRecord(record)
-            } else if let reply = try? JSONReader.parseObject(line), let dropped = reply["dropped"]?.int64Value {
-                onDropped(Int(dropped))
+        try send(.subscribe(StreamRequest(level: level, processes: processes, predicate: predicate)))
+        switch try nextReply() {
+        case .error(let reason, _, _): throw DiagClientError(reason)
+        case .subscribed: break
+        default: throw DiagClientError("diagd did not accept the subscription")
+        }
+        // From here on the stream ends when diagd closes the connection, or at a line that
+        // does not read (the connection is then no stream this command can follow).
+        while let line = try? lines.next() {
+            switch try? DaemonReply.parse(line) {
+            case .record(let record)?: onRecord(record)
+            case .dropped(let count)?: onDropped(count)
+            default: continue
             }
         }
     }
 
-    private func send(_ request: [String: JSONValue]) throws(DiagClientError) {
-        var writer = JSONWriter()
-        writer.append(.object(request))
-        writer.bytes.append(UInt8(ascii: "\n"))
-        guard socket.writeAll(writer.bytes) == writer.bytes.count else {
+    private func send(_ message: ClientMessage) throws(DiagClientError) {
+        let bytes = message.line
+        guard socket.writeAll(bytes) == bytes.count else {
             throw DiagClientError("cannot write to diagd at \(socketPath): \(String(cString: strerror(errno)))")
         }
     }
 
-    private func nextReply() throws(DiagClientError) -> [String: JSONValue] {
-        let line = try nextLine()
+    private func nextReply() throws(DiagClientError) -> DaemonReply {
+        let line: [UInt8]?
         do {
-            return try JSONReader.parseObject(line)
+            line = try lines.next()
         } catch {
-            throw DiagClientError("diagd sent a reply that does not read: \(error)")
+            throw DiagClientError("diagd at \(socketPath): \(error.description)")
         }
-    }
-
-    private func nextLine() throws(DiagClientError) -> [UInt8] {
-        while true {
-            if let newline = pending[readOffset...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(pending[readOffset..<newline])
-                readOffset = newline + 1
-                return line
-            }
-            pending.removeFirst(readOffset)
-            readOffset = 0
-            var chunk = [UInt8](repeating: 0, count: 64 << 10)
-            let count = chunk.withUnsafeMutableBytes { read(socket.descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw DiagClientError("diagd at \(socketPath) closed the connection") }
-            pending.append(contentsOf: chunk[0..<count])
+        guard let line else { throw DiagClientError("diagd at \(socketPath) closed the connection") }
+        do {
+            return try DaemonReply.parse(line)
+        } catch {
+            throw DiagClientError("diagd sent \(error.description)")
         }
     }
 }

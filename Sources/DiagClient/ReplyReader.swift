@@ -1,4 +1,5 @@
 import DiagModel
+import DiagProtocol
 import Glibc
 
 /// Reads diagd's replies on one connection: `{"synced": ID}` releases `flush` calls,
@@ -8,32 +9,31 @@ struct ReplyReader {
     let socket: ClientSocket
 
     func run() {
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 << 10)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(socket.descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            pending.append(contentsOf: chunk[0..<count])
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                handle(Array(pending[..<newline]))
-                pending.removeSubrange(...newline)
-            }
+        var lines = ReplyLineReader(descriptor: socket.descriptor, blockSize: 16 << 10)
+        var reason = "diagd closed the connection"
+        do {
+            while let line = try lines.next() { handle(line) }
+        } catch {
+            reason = "diagd's replies: \(error.description)"
         }
-        transport.connectionBroke(generation: socket.generation, reason: "diagd closed the connection")
+        transport.connectionBroke(generation: socket.generation, reason: reason)
     }
 
     private func handle(_ line: [UInt8]) {
-        guard let reply = try? JSONReader.parseObject(line) else { return }
+        // A reply of another kind, or one that does not read, is no acknowledgement: skipped.
+        guard let reply = try? DaemonReply.parse(line) else { return }
         transport.condition.lock()
         defer { transport.condition.unlock() }
-        if let id = reply["synced"]?.int64Value {
+        switch reply {
+        case .synced(let id):
+            guard let id = id.int64Value else { return }
             transport.state.acknowledgedSync = max(transport.state.acknowledgedSync, id)
             transport.condition.broadcast()
-        } else if let error = reply["error"]?.stringValue {
+        case .error(let reason, let line, _):
             transport.state.errorReplies += 1
-            let line = reply["line"]?.int64Value.map { " (line \($0))" } ?? ""
-            transport.state.lastErrorReply = error + line
+            transport.state.lastErrorReply = reason + (line.map { " (line \($0))" } ?? "")
+        default:
+            break
         }
     }
 }

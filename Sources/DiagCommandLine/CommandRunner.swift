@@ -13,6 +13,7 @@ struct CommandRunner {
             try validateOptionGroups(of: command)
             try command.validate()
             try command.run()
+            try CompletionChecks.run()
             return ExitCode.success.rawValue
         } catch {
             return report(error, path: parser.path)

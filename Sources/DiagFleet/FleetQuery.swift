@@ -27,12 +27,12 @@ public struct FleetQuery: Sendable {
         var end = selection.end
         if let predicate {
             let plan = predicate.plan()
-            if let sql = plan.sqlWhere {
+            if let expression = plan.sqlExpression {
                 // PostgreSQL takes at most 65,535 parameters; a larger plan (a huge IN list) runs in Swift.
-                if plan.bindings.count <= Self.maximumPredicateParameters,
-                   let translated = PostgresTranslator.translate(sql, bindings: plan.bindings, into: &parameters)
-                {
-                    clauses.append("(\(translated))")
+                var dialect = PostgresDialect(parameters: parameters)
+                if plan.bindings.count <= Self.maximumPredicateParameters, let text = expression.rendered(in: &dialect) {
+                    parameters = dialect.parameters
+                    clauses.append("(\(text))")
                     residual = plan.residual
                 } else {
                     // No exact counterpart: the plan's necessary conditions narrow, Swift decides.

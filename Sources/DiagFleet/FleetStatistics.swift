@@ -3,13 +3,8 @@ import DiagModel
 /// `diag fleet stats` in SQL: events and message bytes per process, sender, subsystem, category,
 /// level and minute, in one scan (`GROUPING SETS`) — only for plans SQL decides exactly.
 public enum FleetStatistics {
-    /// The groupings of `diag stats`, in the order of the query's grouping sets.
-    public enum Grouping: String, Sendable, CaseIterable {
-        case process, sender, subsystem, category, messageType, minute
-    }
-
     public struct Group: Sendable, Equatable {
-        public var grouping: Grouping
+        public var grouping: RecordGrouping
         /// The key: text (nil for a missing field) for the text groupings, the level's code or
         /// the minute's first nanosecond otherwise.
         public var text: String?
@@ -24,13 +19,16 @@ public enum FleetStatistics {
         }
         try FleetSchema.requireLoaded(connection)
         let minute = #"("timestamp" - (("timestamp" % 60000000000) + 60000000000) % 60000000000)"#
+        // One grouping set per grouping, in `RecordGrouping.allCases` order, which the rows'
+        // GROUPING() bits are read back in.
+        let keys = RecordGrouping.allCases.map { $0 == .minute ? "minute" : "\"\($0.rawValue)\"" }
         let result = try connection.execute("""
-            SELECT GROUPING("process", "sender", "subsystem", "category", "messageType", minute),
-                   "process", "sender", "subsystem", "category", "messageType", minute,
+            SELECT GROUPING(\(keys.joined(separator: ", "))),
+                   \(keys.joined(separator: ", ")),
                    count(*), coalesce(sum(octet_length("eventMessage")), 0)
             FROM (SELECT "process", "sender", "subsystem", "category", "messageType", "eventMessage", \(minute) AS minute
                   FROM records WHERE \(plan.whereSQL)) AS selected
-            GROUP BY GROUPING SETS (("process"), ("sender"), ("subsystem"), ("category"), ("messageType"), (minute))
+            GROUP BY GROUPING SETS (\(keys.map { "(\($0))" }.joined(separator: ", ")))
             """, plan.parameters.values)
         var groups: [Group] = []
         for row in 0..<result.rowCount {
@@ -39,7 +37,7 @@ public enum FleetStatistics {
             else { throw .failure("an aggregate row of the database could not be read") }
             // GROUPING(a, …, f): bit 5 for a … bit 0 for f, set when the column is not grouped.
             guard let position = (0..<6).first(where: { mask & (1 << (5 - $0)) == 0 }) else { continue }
-            let grouping = Grouping.allCases[position]
+            let grouping = RecordGrouping.allCases[position]
             let column = position + 1
             switch grouping {
             case .messageType, .minute:

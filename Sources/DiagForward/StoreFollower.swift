@@ -119,7 +119,7 @@ public final class StoreFollower {
     }
 
     private func path(of chunk: ChunkInfo) -> String {
-        storeDirectory.appendingPathComponent("Persist").appendingPathComponent(chunk.file).path
+        StoreLayout.chunkURL(storeDirectory, file: chunk.file).path
     }
 }
 

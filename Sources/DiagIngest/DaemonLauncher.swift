@@ -1,5 +1,6 @@
 import DiagForward
 import DiagModel
+import DiagStore
 import Foundation
 import Glibc
 import Synchronization
@@ -9,6 +10,7 @@ import Synchronization
 public enum DaemonLauncher {
     public static func run(options: DaemonOptions) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        raiseDescriptorLimit()
         // Signal handling is in place before the socket exists, so that no client (nor systemd)
         // can send SIGTERM while it is not: the default action is ignored and the sources set
         // the stop request, which `run` checks.
@@ -26,7 +28,7 @@ public enum DaemonLauncher {
         do {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: options.storeDirectory, isDirectory: &isDirectory), !isDirectory.boolValue {
-                FileHandle.standardError.write(Data("diagd: error: --store \(options.storeDirectory) is a file; the store is a directory (Info.json and Persist/), which diagd creates when it is missing\n".utf8))
+                FileHandle.standardError.write(Data("diagd: error: --store \(options.storeDirectory) is a file; the store is a directory (\(StoreLayout.infoFile) and \(StoreLayout.chunkFolder)/), which diagd creates when it is missing\n".utf8))
                 return 1
             }
             try FileManager.default.createDirectory(atPath: options.storeDirectory, withIntermediateDirectories: true)
@@ -41,14 +43,33 @@ public enum DaemonLauncher {
         forwarding.stop()
         return 0
     }
+
+    /// One descriptor per connection: the soft limit (often 1024) is raised to the hard one, so
+    /// that `--max-connections` and not the limit decides how many clients are served.
+    private static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
 }
 
-/// Set once to ask the server to stop; read by its accept loop.
+/// Set once to ask the server to stop; wakes what sleeps until then (the epoll loop).
 public final class StopRequest: Sendable {
     private let flag = Atomic<Bool>(false)
+    private let wakers = Mutex<[@Sendable () -> Void]>([])
     public init() {}
-    public func request() { flag.store(true, ordering: .relaxed) }
+    public func request() {
+        flag.store(true, ordering: .relaxed)
+        for wake in wakers.withLock({ $0 }) { wake() }
+    }
     public var isRequested: Bool { flag.load(ordering: .relaxed) }
+
+    /// Calls `wake` on the request (at once when it was already made).
+    func onRequest(_ wake: @escaping @Sendable () -> Void) {
+        wakers.withLock { $0.append(wake) }
+        if isRequested { wake() }
+    }
 }
 
 extension IngestServer {

@@ -17,8 +17,13 @@ public struct DaemonOptions: Sendable {
     public var queueCapacity: Int
     /// Records the memory ring keeps.
     public var ringCapacity: Int
-    /// Connections served at once (one thread each); more are refused with an error line.
+    /// Connections served at once; more are refused with an error line.
     public var maximumConnections: Int = 1024
+    /// Connections one user (UID) may have open at once, so that one local user cannot take
+    /// every slot; nil means three quarters of `maximumConnections` (all of them below four).
+    public var maximumConnectionsPerUser: Int?
+    /// Threads that read, frame and parse the socket's lines (the epoll loop hands them turns).
+    public var workerThreads: Int = DaemonOptions.defaultWorkerThreads
     /// Where committed records are forwarded (store-and-forward, one thread and cursor each).
     public var forwards: [ForwardDestination] = []
     /// `--syslog-socket`: a Unix datagram socket taking syslog messages, like `/dev/log`.
@@ -40,6 +45,14 @@ public struct DaemonOptions: Sendable {
         self.chunkSize = chunkSize
         self.queueCapacity = queueCapacity
         self.ringCapacity = ringCapacity
+    }
+
+    /// Two to four: parsing on more than one thread, without a thread per core on big machines
+    /// (the single writer is the limit beyond that).
+    public static var defaultWorkerThreads: Int { min(4, max(2, ProcessInfo.processInfo.activeProcessorCount)) }
+
+    public var effectiveMaximumConnectionsPerUser: Int {
+        maximumConnectionsPerUser ?? max(1, maximumConnections - maximumConnections / 4)
     }
 
     /// The size quota in force: the option, else 10% of the store's file system capped at 4 GiB.

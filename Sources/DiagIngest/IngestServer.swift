@@ -3,7 +3,8 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// diagd: listens on the socket, runs one thread per connection and one writer thread.
+/// diagd: listens on the socket, serves its connections from one epoll loop and a few worker
+/// threads (`SocketService`), and writes with one writer thread.
 ///
 /// `run` returns after `stop` (SIGTERM, SIGINT), once every queued record is committed.
 public final class IngestServer: Sendable {
@@ -13,7 +14,7 @@ public final class IngestServer: Sendable {
     private let socketPath: String
     private let listener: Mutex<ListenerHolder>
     private let stopRequest: StopRequest
-    private let serials = Atomic<Int>(0)
+    private let service: SocketService
     private let syslog: SyslogListeners
     private let listeners: [any IngestListener]
 
@@ -49,8 +50,14 @@ public final class IngestServer: Sendable {
         }
         let groupID = try options.socketGroup.map(Self.groupID(named:))
         socketPath = options.socketPath
-        listener = Mutex(ListenerHolder(try ListeningSocket(path: options.socketPath, groupID: groupID)))
+        let listening = try ListeningSocket(path: options.socketPath, groupID: groupID)
+        service = try SocketService(
+            listening: listening.descriptor, context: context,
+            quota: ConnectionQuota(maximum: options.maximumConnections, maximumPerUser: options.effectiveMaximumConnectionsPerUser))
+        listener = Mutex(ListenerHolder(listening))
         lock = Mutex(StoreLockHolder(storeLock))
+        let epoll = service.epoll
+        stopRequest.onRequest { epoll.wake() }
     }
 
     /// Accepts clients until `stop`; then closes the socket, drains the queue and closes the store.
@@ -63,12 +70,10 @@ public final class IngestServer: Sendable {
         context.log.log(.default, "diagd \(getpid()) accepting on \(socketPath), store \(options.storeDirectory)\(also)", category: "lifecycle")
         onReady()
         SystemdNotifier.notify("READY=1\nSTATUS=accepting on \(socketPath)")
-        while !stopRequest.isRequested {
-            guard let client = listener.withLock({ $0.socket?.accept(timeoutMilliseconds: 200) }) else { continue }
-            accept(client)
-        }
+        service.run(workers: options.workerThreads) { stopRequest.isRequested }
         SystemdNotifier.notify("STOPPING=1")
         listener.withLock { $0.socket?.close(); $0.socket = nil }
+        service.shutDown()
         context.hub.closeAll()
         syslog.waitUntilFinished()
         // Their requests in progress wait for commits: stopped while the writer still runs.
@@ -82,31 +87,6 @@ public final class IngestServer: Sendable {
     /// Asks `run` to finish; safe from any thread.
     public func stop() {
         stopRequest.request()
-    }
-
-    private func accept(_ descriptor: Int32) {
-        let peer: PeerIdentity
-        do {
-            peer = try PeerIdentity.of(socket: descriptor)
-        } catch {
-            context.log.log(.error, "refused a client: \(error)")
-            close(descriptor)
-            return
-        }
-        let connection = Connection(descriptor: descriptor, peer: peer, serial: serials.wrappingAdd(1, ordering: .relaxed).newValue)
-        if context.counters.openConnections.load(ordering: .relaxed) >= options.maximumConnections {
-            connection.send(.object(["error": .string("diagd serves at most \(options.maximumConnections) connections at once; retry later")]))
-            context.log.log(.error, "refused a connection from pid \(peer.processID) (\(peer.process ?? "?")): \(options.maximumConnections) connections are open", category: "connection")
-            return
-        }
-        context.counters.add(context.counters.connections)
-        // Counted here, not in the thread, so that a burst of connections cannot slip past the limit.
-        context.counters.add(context.counters.openConnections)
-        let handler = ConnectionHandler(connection: connection, context: context)
-        let thread = Thread { handler.run() }
-        thread.name = "diagd-connection-\(connection.serial)"
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 
     private static func groupID(named name: String) throws -> gid_t {

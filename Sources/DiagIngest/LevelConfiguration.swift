@@ -1,4 +1,5 @@
 import DiagModel
+import DiagProtocol
 import Foundation
 import Synchronization
 

@@ -26,58 +26,65 @@ struct LineFramer {
     /// Whether a partial line is waiting for its end.
     var hasPartialLine: Bool { !pending.isEmpty || discarding }
 
-    mutating func feed(_ chunk: UnsafeRawBufferPointer, _ handle: (Event) -> Void) {
-        guard let base = chunk.baseAddress, chunk.count > 0 else { return }
+    /// Hands out each complete line of `chunk`, then keeps its unfinished end for the next call.
+    /// When `handle` returns false (a line that changes what the connection does next), stops
+    /// right after that line and returns how many bytes of `chunk` were used: the caller keeps
+    /// the rest. Otherwise returns `chunk.count`.
+    @discardableResult
+    mutating func feed(_ chunk: UnsafeRawBufferPointer, _ handle: (Event) -> Bool) -> Int {
+        guard let base = chunk.baseAddress, chunk.count > 0 else { return 0 }
         var start = 0
         while start < chunk.count {
             let remaining = chunk.count - start
             guard let found = memchr(base + start, Int32(UInt8(ascii: "\n")), remaining) else {
                 carry(UnsafeRawBufferPointer(start: base + start, count: remaining))
-                return
+                return chunk.count
             }
             let end = base.distance(to: UnsafeRawPointer(found))
             let piece = UnsafeRawBufferPointer(start: base + start, count: end - start)
             start = end + 1
             lineNumber += 1
+            var goOn = true
             if discarding {
-                handle(.tooLong(number: lineNumber, length: discardedLength + piece.count))
+                goOn = handle(.tooLong(number: lineNumber, length: discardedLength + piece.count))
                 discarding = false
                 discardedLength = 0
             } else if pending.isEmpty {
-                emit(piece, handle)
+                goOn = emit(piece, handle)
             } else if pending.count + piece.count > maximumLength {
-                handle(.tooLong(number: lineNumber, length: pending.count + piece.count))
+                goOn = handle(.tooLong(number: lineNumber, length: pending.count + piece.count))
                 pending.removeAll(keepingCapacity: false)
             } else {
                 pending.append(contentsOf: piece)
-                pending.withUnsafeBytes { emit($0, handle) }
+                goOn = pending.withUnsafeBytes { emit($0, handle) }
                 pending.removeAll(keepingCapacity: pending.capacity <= 64 << 10)
             }
+            if !goOn { return start }
         }
+        return chunk.count
     }
 
     /// At the end of the stream: a last line without its newline still counts.
-    mutating func finish(_ handle: (Event) -> Void) {
+    mutating func finish(_ handle: (Event) -> Bool) {
         if discarding {
             lineNumber += 1
-            handle(.tooLong(number: lineNumber, length: discardedLength))
+            _ = handle(.tooLong(number: lineNumber, length: discardedLength))
         } else if !pending.isEmpty {
             lineNumber += 1
-            pending.withUnsafeBytes { emit($0, handle) }
+            _ = pending.withUnsafeBytes { emit($0, handle) }
         }
         pending = []
         discarding = false
         discardedLength = 0
     }
 
-    private func emit(_ line: UnsafeRawBufferPointer, _ handle: (Event) -> Void) {
+    private func emit(_ line: UnsafeRawBufferPointer, _ handle: (Event) -> Bool) -> Bool {
         var length = line.count
         if length > 0, line[length - 1] == UInt8(ascii: "\r") { length -= 1 }
         if length > maximumLength {
-            handle(.tooLong(number: lineNumber, length: length))
-        } else {
-            handle(.line(number: lineNumber, bytes: UnsafeRawBufferPointer(rebasing: line[0..<length])))
+            return handle(.tooLong(number: lineNumber, length: length))
         }
+        return handle(.line(number: lineNumber, bytes: UnsafeRawBufferPointer(rebasing: line[0..<length])))
     }
 
     private mutating func carry(_ piece: UnsafeRawBufferPointer) {

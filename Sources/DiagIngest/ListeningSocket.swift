@@ -46,16 +46,6 @@ final class ListeningSocket {
         self.descriptor = descriptor
     }
 
-    /// Waits up to `timeoutMilliseconds` for a client; nil on timeout or a passing error.
-    func accept(timeoutMilliseconds: Int32) -> Int32? {
-        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, timeoutMilliseconds) > 0 else { return nil }
-        let client = Glibc.accept(descriptor, nil, nil)
-        guard client >= 0 else { return nil }
-        _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-        return client
-    }
-
     func close() {
         guard descriptor >= 0 else { return }
         Glibc.close(descriptor)

@@ -88,12 +88,6 @@ final class RecordQueue: @unchecked Sendable {
         return true
     }
 
-    /// Queues a sync; it is answered once every record queued before it is committed.
-    @discardableResult
-    func pushSync(_ connection: Connection, id: JSONValue) -> Bool {
-        pushSync { connection.send(.object(["synced": id])) }
-    }
-
     /// Queues a waiter called once every record queued before it is committed (an OTLP request's
     /// HTTP 200 waits on it). Returns false once the queue is closed.
     @discardableResult

@@ -1,57 +1,62 @@
 import DiagModel
+import DiagProtocol
 import Foundation
 import Synchronization
 
 /// One `diag stream` client's queue of live records. Bounded: when the client reads too slowly,
 /// records are dropped and counted, and the client is told how many (ingest never waits for it).
 final class StreamSubscriber: @unchecked Sendable {
-    // Safe: `pending`, `dropped` and `closed` are touched only with `condition` locked.
+    // Safe: `pending`, `dropped` and `closed` are touched only with `lock` held.
     let request: StreamRequest
     let filter: (@Sendable (LogRecord) -> Bool)?
     let capacity: Int
-    private let condition = NSCondition()
+    /// Called when records (or the close) arrive while none were waiting: the connection then
+    /// gets a turn to send them. Never called with the lock held.
+    private let onAvailable: @Sendable () -> Void
+    private let lock = NSLock()
     private var pending: [LogRecord] = []
     private var dropped = 0
     private var closed = false
 
-    init(request: StreamRequest, filter: (@Sendable (LogRecord) -> Bool)?, capacity: Int = 10_000) {
+    init(request: StreamRequest, filter: (@Sendable (LogRecord) -> Bool)?, capacity: Int = 10_000, onAvailable: @escaping @Sendable () -> Void) {
         self.request = request
         self.filter = filter
         self.capacity = capacity
+        self.onAvailable = onAvailable
     }
 
     /// Adds the records this subscriber wants; returns how many were dropped for lack of room.
     func offer(_ records: [LogRecord]) -> Int {
         let wanted = records.filter { request.admits($0) && (filter?($0) ?? true) }
         guard !wanted.isEmpty else { return 0 }
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        let wasIdle = pending.isEmpty && dropped == 0
         let room = max(0, capacity - pending.count)
         pending.append(contentsOf: wanted.prefix(room))
         let lost = wanted.count - min(room, wanted.count)
         dropped += lost
-        condition.signal()
+        lock.unlock()
+        if wasIdle { onAvailable() }
         return lost
     }
 
-    /// Waits up to `seconds` for records; returns them with the count dropped since the last call.
-    func next(waitSeconds seconds: Double) -> (records: [LogRecord], dropped: Int, closed: Bool) {
-        condition.lock()
-        defer { condition.unlock() }
-        if pending.isEmpty && dropped == 0 && !closed {
-            _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
-        }
-        let result = (pending, dropped, closed)
-        pending = []
+    /// The oldest records waiting (at most `limit`), the count dropped since the last call, and
+    /// whether the hub closed (said only once nothing waits).
+    func take(upTo limit: Int) -> (records: [LogRecord], dropped: Int, closed: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        let records = Array(pending.prefix(limit))
+        pending.removeFirst(records.count)
+        let result = (records, dropped, closed && pending.isEmpty)
         dropped = 0
         return result
     }
 
     func close() {
-        condition.lock()
+        lock.lock()
         closed = true
-        condition.signal()
-        condition.unlock()
+        lock.unlock()
+        onAvailable()
     }
 }
 

@@ -6,6 +6,11 @@
 /// viewer's terminal, move its cursor or forge lines. A tab stays a tab; a newline stays a
 /// newline only where the caller asks (a record's own multi-line message), and is otherwise
 /// `\u{0A}`. Printable text, including a backslash, is unchanged.
+///
+/// The bidirectional embedding, override and isolate controls (U+202A…U+202E, U+2066…U+2069) are
+/// escaped too (`\u{202E}`): they reorder what follows them on the line, so a record could show
+/// one text and hold another ("Trojan Source", CVE-2021-42574), or push its own text over the
+/// columns of the next field. Right-to-left text needs none of them to read right.
 public enum TerminalText {
     /// Whether `text` holds nothing to escape (the common case, checked over its UTF-8 bytes).
     public static func isPlain(_ text: String, keepingNewlines: Bool = false) -> Bool {
@@ -20,13 +25,20 @@ public enum TerminalText {
     /// Whether these UTF-8 bytes hold nothing to escape.
     public static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>, keepingNewlines: Bool = false) -> Bool {
         var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
         for byte in bytes {
             if byte < 0x20 {
-                if byte == 0x09 || (keepingNewlines && byte == 0x0A) { previous = byte; continue }
+                if byte == 0x09 || (keepingNewlines && byte == 0x0A) { beforePrevious = previous; previous = byte; continue }
                 return false
             }
             // DEL, and U+0080…U+009F, which UTF-8 writes as 0xC2 0x80…0x9F.
             if byte == 0x7F || (previous == 0xC2 && byte >= 0x80 && byte <= 0x9F) { return false }
+            // U+202A…U+202E (0xE2 0x80 0xAA…0xAE) and U+2066…U+2069 (0xE2 0x81 0xA6…0xA9).
+            if beforePrevious == 0xE2 {
+                if previous == 0x80 && byte >= 0xAA && byte <= 0xAE { return false }
+                if previous == 0x81 && byte >= 0xA6 && byte <= 0xA9 { return false }
+            }
+            beforePrevious = previous
             previous = byte
         }
         return true
@@ -52,12 +64,15 @@ public enum TerminalText {
         case 0x09: false
         case 0x0A: !keepingNewlines
         case 0x00..<0x20, 0x7F...0x9F: true
+        case 0x202A...0x202E, 0x2066...0x2069: true
         default: false
         }
     }
 
+    /// Two hexadecimal digits for a control character, four for a bidirectional control.
     public static func hex(_ value: UInt32) -> String {
         let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(value >> 4) & 0xF], digits[Int(value) & 0xF]])
+        let count = value > 0xFF ? 4 : 2
+        return String((0..<count).reversed().map { digits[Int(value >> (4 * UInt32($0))) & 0xF] })
     }
 }

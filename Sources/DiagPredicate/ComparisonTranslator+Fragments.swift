@@ -8,26 +8,26 @@ enum LiteralSQL {
         let indexes = index.map { [$0] } ?? []
         if value.isNull {
             switch op {
-            case .equal: return SQLFragment(sql: "\(column) IS NULL", bindings: [], exact: true, indexes: indexes)
-            case .notEqual: return SQLFragment(sql: "\(column) IS NOT NULL", bindings: [], exact: true)
+            case .equal: return SQLFragment(.isNull(.column(column), negated: false), exact: true, indexes: indexes)
+            case .notEqual: return SQLFragment(.isNull(.column(column), negated: true), exact: true)
             default: return .alwaysFalse
             }
         }
         guard accepts(value), let binding = binding(value) else {
             return .constant(op == .notEqual)
         }
-        let sql: String
+        let sqlOperator: SQLComparisonOperator
         switch op {
-        case .equal: sql = "\(column) = ?"
+        case .equal: sqlOperator = .equal
         // `IS NOT` is true for NULL: a missing field is != every value (§4.3).
-        case .notEqual: return SQLFragment(sql: "\(column) IS NOT ?", bindings: [binding], exact: true)
-        case .lessThan: sql = "\(column) < ?"
-        case .lessThanOrEqual: sql = "\(column) <= ?"
-        case .greaterThan: sql = "\(column) > ?"
-        case .greaterThanOrEqual: sql = "\(column) >= ?"
+        case .notEqual: return SQLFragment(.comparison(.column(column), .isNotSame, .value(binding)), exact: true)
+        case .lessThan: sqlOperator = .lessThan
+        case .lessThanOrEqual: sqlOperator = .lessThanOrEqual
+        case .greaterThan: sqlOperator = .greaterThan
+        case .greaterThanOrEqual: sqlOperator = .greaterThanOrEqual
         default: return nil
         }
-        return SQLFragment(sql: sql, bindings: [binding], exact: true, indexes: indexes)
+        return SQLFragment(.comparison(.column(column), sqlOperator, .value(binding)), exact: true, indexes: indexes)
     }
 
     static func binding(_ value: Value) -> SQLValue? {
@@ -43,29 +43,30 @@ enum LiteralSQL {
 
     /// OR of element comparisons; `column = ?` alternatives on one column become `column IN (…)`.
     static func anyOf(_ parts: [SQLFragment]) -> SQLFragment {
-        let live = parts.filter { $0.sql != "0" }
+        let live = parts.filter { !$0.isFalse }
         if live.isEmpty { return .alwaysFalse }
-        if live.contains(where: { $0.sql == "1" }) { return .alwaysTrue }
+        if live.contains(where: \.isTrue) { return .alwaysTrue }
         let exact = live.allSatisfy(\.exact)
         let indexes = Array(Set(live.flatMap(\.indexes))).sorted()
-        let columns = Set(live.map { $0.sql.hasSuffix(" = ?") ? String($0.sql.dropLast(4)) : "" })
-        if live.count > 1, columns.count == 1, let column = columns.first, !column.isEmpty,
-           live.allSatisfy({ $0.bindings.count == 1 })
-        {
-            let placeholders = Array(repeating: "?", count: live.count).joined(separator: ", ")
-            return SQLFragment(sql: "\(column) IN (\(placeholders))", bindings: live.flatMap(\.bindings), exact: exact, indexes: indexes)
+        let equalities = live.compactMap { part -> (column: String, value: SQLValue)? in
+            guard case .comparison(.column(let column), .equal, .value(let value)) = part.expression else { return nil }
+            return (column, value)
+        }
+        if live.count > 1, equalities.count == live.count, Set(equalities.map(\.column)).count == 1 {
+            let list = SQLExpression.inList(.column(equalities[0].column), equalities.map { .value($0.value) }, negated: false)
+            return SQLFragment(list, exact: exact, indexes: indexes)
         }
         if live.count == 1 { return live[0] }
-        var joined = SQLShape.join(live, with: " OR ", exact: exact)
+        var joined = SQLShape.join(live, with: .or, exact: exact)
         joined.indexes = indexes
         return joined
     }
 
     static func allOf(_ parts: [SQLFragment]) -> SQLFragment {
-        if parts.contains(where: { $0.sql == "0" }) { return .alwaysFalse }
-        let live = parts.filter { $0.sql != "1" }
+        if parts.contains(where: \.isFalse) { return .alwaysFalse }
+        let live = parts.filter { !$0.isTrue }
         if live.isEmpty { return .alwaysTrue }
-        var joined = SQLShape.join(live, with: " AND ", exact: live.allSatisfy(\.exact))
+        var joined = SQLShape.join(live, with: .and, exact: live.allSatisfy(\.exact))
         joined.indexes = Array(Set(live.flatMap(\.indexes))).sorted()
         return joined
     }
@@ -90,52 +91,54 @@ enum LiteralSQL {
         }
         let indexes = index.map { [$0] } ?? []
         guard let upper else {
-            return SQLFragment(sql: "\(column) >= ?", bindings: [.text(prefix)], exact: false, indexes: indexes)
+            return SQLFragment(.comparison(.column(column), .greaterThanOrEqual, .value(.text(prefix))), exact: false, indexes: indexes)
         }
-        return SQLFragment(sql: "\(column) >= ? AND \(column) < ?", bindings: [.text(prefix), .text(upper)], exact: false, indexes: indexes)
+        let range = SQLExpression.chain(.and, [
+            .comparison(.column(column), .greaterThanOrEqual, .value(.text(prefix))),
+            .comparison(.column(column), .lessThan, .value(.text(upper))),
+        ], parenthesized: false)
+        return SQLFragment(range, exact: false, indexes: indexes)
     }
 }
 
-/// `metadata.<key>` through SQLite's JSON functions, typed like the Swift side: a JSON string
-/// is a string, a JSON number or boolean a number, JSON null or an absent key nil.
+/// `metadata.<key>` through the database's JSON functions, typed like the Swift side: a JSON
+/// string is a string, a JSON number or boolean a number, JSON null or an absent key nil.
 enum MetadataSQL {
     static func compare(key: String, op: ComparisonOperator, value: Value, folded: Bool) -> SQLFragment? {
-        let path = SQLValue.text("$." + key)
         if value.isNull {
-            let isNull = SQLFragment(
-                sql: "metadata IS NULL OR json_type(metadata, ?) IS NULL OR json_type(metadata, ?) = 'null'",
-                bindings: [path, path], exact: true)
+            let isNull = SQLExpression.chain(.or, [
+                .isNull(.column("metadata"), negated: false), .metadataType(key: key, .absent), .metadataType(key: key, .null),
+            ], parenthesized: false)
             switch op {
-            case .equal: return isNull
-            case .notEqual: return SQLFragment(sql: "NOT coalesce(\(isNull.sql), 0)", bindings: isNull.bindings, exact: true)
+            case .equal: return SQLFragment(isNull, exact: true)
+            case .notEqual: return SQLFragment(.notCoalesced(isNull), exact: true)
             default: return .alwaysFalse
             }
         }
-        let types: String
+        let type: MetadataJSONType
         switch value {
         case .string:
             if folded { return nil }
-            types = "= 'text'"
+            type = .text
         case .int, .double, .bool:
-            types = "IN ('integer', 'real', 'true', 'false')"
+            type = .number
         default:
             return .constant(op == .notEqual)
         }
         guard let binding = LiteralSQL.binding(value) else { return nil }
-        let sqlOperator: String
+        let sqlOperator: SQLComparisonOperator
         switch op {
-        case .equal, .notEqual: sqlOperator = "="
-        case .lessThan: sqlOperator = "<"
-        case .lessThanOrEqual: sqlOperator = "<="
-        case .greaterThan: sqlOperator = ">"
-        case .greaterThanOrEqual: sqlOperator = ">="
+        case .equal, .notEqual: sqlOperator = .equal
+        case .lessThan: sqlOperator = .lessThan
+        case .lessThanOrEqual: sqlOperator = .lessThanOrEqual
+        case .greaterThan: sqlOperator = .greaterThan
+        case .greaterThanOrEqual: sqlOperator = .greaterThanOrEqual
         default: return nil
         }
-        let test = "json_type(metadata, ?) \(types) AND json_extract(metadata, ?) \(sqlOperator) ?"
-        if op == .notEqual {
-            return SQLFragment(sql: "NOT coalesce(\(test), 0)", bindings: [path, path, binding], exact: true)
-        }
-        return SQLFragment(sql: test, bindings: [path, path, binding], exact: true)
+        let test = SQLExpression.chain(.and, [
+            .metadataType(key: key, type), .metadataComparison(key: key, sqlOperator, binding),
+        ], parenthesized: false)
+        return SQLFragment(op == .notEqual ? .notCoalesced(test) : test, exact: true)
     }
 }
 
@@ -150,17 +153,17 @@ enum FieldPairTranslator {
         case .symbolic(let kind) where kind == .messageType || kind == .eventType: break
         default: return nil
         }
-        let sql: String
+        let sqlOperator: SQLComparisonOperator
         switch op {
-        // `IS` is SQLite's null-safe equality: nil == nil (§4.2).
-        case .equal: sql = "\(leftColumn) IS \(rightColumn)"
-        case .notEqual: sql = "\(leftColumn) IS NOT \(rightColumn)"
-        case .lessThan: sql = "\(leftColumn) < \(rightColumn)"
-        case .lessThanOrEqual: sql = "\(leftColumn) <= \(rightColumn)"
-        case .greaterThan: sql = "\(leftColumn) > \(rightColumn)"
-        case .greaterThanOrEqual: sql = "\(leftColumn) >= \(rightColumn)"
+        // Null-safe equality: nil == nil (§4.2).
+        case .equal: sqlOperator = .isSame
+        case .notEqual: sqlOperator = .isNotSame
+        case .lessThan: sqlOperator = .lessThan
+        case .lessThanOrEqual: sqlOperator = .lessThanOrEqual
+        case .greaterThan: sqlOperator = .greaterThan
+        case .greaterThanOrEqual: sqlOperator = .greaterThanOrEqual
         default: return nil
         }
-        return SQLFragment(sql: sql, bindings: [], exact: true)
+        return SQLFragment(.comparison(.column(leftColumn), sqlOperator, .column(rightColumn)), exact: true)
     }
 }

@@ -7,6 +7,9 @@ import DiagModel
 /// (if any). `timeRange` and `messageSearch` are necessary conditions the store may use to skip
 /// chunks and records; they never widen the result.
 public struct QueryPlan: Sendable {
+    /// The SQL condition as a tree, for a database of another dialect (`SQLDialect`); nil when
+    /// SQL cannot narrow the records. `sqlWhere` and `bindings` are its SQLite form.
+    public var sqlExpression: SQLExpression?
     /// A boolean SQL expression over the `records` columns with `?` placeholders; nil when SQL
     /// cannot narrow the records.
     public var sqlWhere: String?

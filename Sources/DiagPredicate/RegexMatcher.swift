@@ -1,50 +1,89 @@
 import Foundation
 
-/// A `MATCHES` pattern compiled once (PREDICATES.md §5.2): ICU syntax through
-/// NSRegularExpression, whole-string match, `.` matching line breaks, `^`/`$` at line boundaries.
+/// A `MATCHES` pattern compiled once (PREDICATES.md §5.2): ICU syntax, whole-string match, `.`
+/// matching line breaks, `^`/`$` at line boundaries.
 ///
-/// The pattern is compiled alone first, so that its own errors are reported as written; the
-/// whole-string form wraps it as `\A(?:pattern)\z`, which keeps alternations whole (`ap|zz`).
-// NSRegularExpression is immutable after creation and documented as safe to use from many threads.
-final class RegexMatcher: @unchecked Sendable {
+/// Three engines give the one answer ICU's whole-string match `\A(?:pattern)\z` would give:
+/// 1. `RegexAutomaton`, a bit-parallel byte automaton, for sequences of one-character atoms on
+///    ASCII text (most patterns, most messages);
+/// 2. the linear engine (`LinearRegexParser`, `LinearRegexProgram`, `LinearRegexMachine`), a
+///    Thompson simulation that cannot backtrack nor give up, for every pattern it covers;
+/// 3. ICU through its C API (`ICURegex`) for the rest (backreferences, lookaround, …) and, under
+///    `[c]`, for text holding a scalar that case-folds to several (`ß`, which ICU matches to
+///    `ss`). ICU may give up: such a record is counted in `UndecidedMatches`, never silently
+///    answered "no".
+///
+/// The pattern is compiled by NSRegularExpression first, so that ICU's own errors are reported
+/// as written whatever engine runs it.
+final class RegexMatcher: Sendable {
     let pattern: String
-    private let expression: NSRegularExpression
-    /// For `.*X.*`: X alone, searched anywhere (see `unanchoredCore`).
-    private let search: NSRegularExpression?
     private let caseInsensitive: Bool
     /// The pattern as a byte automaton, when it is of the kind one can run (`RegexAutomaton`):
-    /// it decides ASCII text, the engine the rest.
+    /// it decides ASCII text, the engines the rest.
     private let automaton: RegexAutomaton?
+    /// Nil when the pattern is left to ICU.
+    let linear: LinearRegexProgram?
+    /// The whole-string form in ICU, for patterns left to it, and for `[c]` patterns (texts with
+    /// multi-scalar case foldings); nil otherwise, or when ICU could not be loaded for a `[c]`
+    /// pattern (those texts are then counted as undecided).
+    private let icu: ICURegex?
+    /// For `.*X.*` left to ICU: X alone, searched anywhere (see `unanchoredCore`).
+    private let icuSearch: ICURegex?
     /// Literal runs every match contains (lower-cased when case-insensitive), checked by a byte
-    /// search before the regex engine runs.
+    /// search before a regex engine runs.
     let requiredRuns: [[UInt8]]
 
     struct CompileError: Error {
         var reason: String
     }
 
-    /// `automaton`: whether to build the byte automaton, which asks the engine about every ASCII
-    /// character once per atom: worth it for a pattern used on many records, not for one.
+    /// `automaton`: whether to build the byte automaton, which asks NSRegularExpression about
+    /// every ASCII character once per atom: worth it for a pattern used on many records, not for one.
     init(pattern: String, caseInsensitive: Bool, automaton: Bool = true) throws(CompileError) {
         self.pattern = pattern
         self.caseInsensitive = caseInsensitive
         requiredRuns = RegexLiteralRuns.required(pattern).map { Array((caseInsensitive ? $0.lowercased() : $0).utf8) }
-        var options: NSRegularExpression.Options = [.dotMatchesLineSeparators, .anchorsMatchLines]
-        if caseInsensitive { options.insert(.caseInsensitive) }
+        let options = Self.options(caseInsensitive: caseInsensitive)
         do {
             _ = try NSRegularExpression(pattern: pattern, options: options)
         } catch {
             throw CompileError(reason: "not a valid ICU regular expression")
         }
         do {
-            expression = try NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z", options: options)
+            _ = try NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z", options: options)
         } catch {
             // Only a pattern whose end swallows the wrapper gets here: a trailing `#` comment
             // in (?x) mode or an unterminated \Q.
             throw CompileError(reason: "a regular expression may not end inside a (?x) comment or an unterminated \\Q…\\E quote")
         }
-        search = Self.unanchoredCore(pattern).flatMap { try? NSRegularExpression(pattern: $0, options: options) }
+        if let node = LinearRegexParser.parse(pattern, caseInsensitive: caseInsensitive) {
+            do {
+                linear = try LinearRegexProgram(node)
+            } catch {
+                throw CompileError(reason: "the pattern is too large: it needs more than \(LinearRegexProgram.instructionLimit) steps of the linear engine (counted repetitions such as {2,500} are written out in full); use smaller counts or * and +")
+            }
+        } else {
+            linear = nil
+        }
+        if linear == nil || caseInsensitive {
+            do {
+                icu = try ICURegex(pattern: "\\A(?:" + pattern + ")\\z", caseInsensitive: caseInsensitive)
+            } catch {
+                guard linear != nil else { throw CompileError(reason: "the pattern needs ICU (it uses a construct the linear engine does not cover), and \(error.reason)") }
+                icu = nil
+            }
+            icuSearch = linear == nil ? Self.unanchoredCore(pattern).flatMap { try? ICURegex(pattern: $0, caseInsensitive: caseInsensitive) } : nil
+        } else {
+            icu = nil
+            icuSearch = nil
+        }
         self.automaton = automaton ? RegexAutomaton(pattern: pattern, options: options) : nil
+    }
+
+    static func options(caseInsensitive: Bool) -> NSRegularExpression.Options {
+        var options: NSRegularExpression.Options = [.dotMatchesLineSeparators, .anchorsMatchLines]
+        if caseInsensitive { options.insert(.caseInsensitive) }
+        return options
     }
 
     /// X of a pattern `.*X.*`, when a whole-string match of it exists exactly when X matches
@@ -73,33 +112,49 @@ final class RegexMatcher: @unchecked Sendable {
 
     func matches(_ subject: String) -> Bool {
         if !requiredRuns.isEmpty, !mayMatch(subject) { return false }
-        if let automaton {
-            var subject = subject
-            if let decided = subject.withUTF8({ automaton.matches($0) }) { return decided }
+        var text = subject
+        return text.withUTF8 { bytes in
+            if let automaton, let decided = automaton.matches(bytes) { return decided }
+            if let linear, !(caseInsensitive && LinearRegexCaseFolding.holdsMultiScalarFolding(bytes)) {
+                return LinearRegexMachine(program: linear).matches(bytes)
+            }
+            return icuMatches(subject)
         }
-        return matchesWithEngine(subject)
     }
 
-    /// The answer for ASCII text given as bytes, when the automaton gives it; nil otherwise.
+    /// The answer for ASCII text given as bytes, when the automaton or the linear engine gives
+    /// it; nil when the pattern is ICU's.
     func matches(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
-        guard let automaton else { return nil }
+        guard automaton != nil || linear != nil else { return nil }
         for run in requiredRuns {
             let found = run.withUnsafeBufferPointer { StringSearch.asciiContains(bytes, $0, lowercasing: caseInsensitive) }
             if !found { return false }
         }
-        return automaton.matches(bytes)
+        if let automaton, let decided = automaton.matches(bytes) { return decided }
+        guard let linear else { return nil }
+        return LinearRegexMachine(program: linear).matches(bytes)
     }
 
-    /// NSRegularExpression's answer alone (with the `.*X.*` search), without the automaton.
-    func matchesWithEngine(_ subject: String) -> Bool {
-        let range = NSRange(location: 0, length: subject.utf16.count)
-        return (search ?? expression).firstMatch(in: subject, options: [], range: range) != nil
+    /// ICU's answer; a record it gives up on is counted (`UndecidedMatches`) and answered "no".
+    private func icuMatches(_ subject: String) -> Bool {
+        guard let engine = icuSearch ?? icu else {
+            UndecidedMatches.record(pattern: pattern, reason: "ICU could not be loaded")
+            return false
+        }
+        switch engine.find(subject) {
+        case .match: return true
+        case .noMatch: return false
+        case .undecided(let reason):
+            UndecidedMatches.record(pattern: pattern, reason: reason)
+            return false
+        }
     }
 
-    /// The whole-string form alone, without the `.*X.*` search: for tests of their equivalence.
+    /// NSRegularExpression's whole-string answer: for tests, the reference every engine here
+    /// must agree with wherever ICU answers.
     func matchesAnchored(_ subject: String) -> Bool {
-        let range = NSRange(location: 0, length: subject.utf16.count)
-        return expression.firstMatch(in: subject, options: [], range: range) != nil
+        let expression = try! NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z", options: Self.options(caseInsensitive: caseInsensitive))
+        return expression.firstMatch(in: subject, options: [], range: NSRange(location: 0, length: subject.utf16.count)) != nil
     }
 
     /// False when a required run is missing. A case-insensitive match of non-ASCII text is left

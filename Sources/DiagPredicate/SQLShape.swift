@@ -22,38 +22,23 @@ enum SQLShape {
     /// PostgreSQL's protocol takes 65535; the rest is left for the caller's own bindings.
     static let maximumBindings = 30_000
 
-    /// The deepest parenthesis nesting of `sql` (which has no quoted parentheses: values are bound).
-    static func nesting(of sql: String) -> Int {
-        var depth = 0
-        var deepest = 0
-        for byte in sql.utf8 {
-            if byte == UInt8(ascii: "(") {
-                depth += 1
-                deepest = max(deepest, depth)
-            } else if byte == UInt8(ascii: ")") {
-                depth -= 1
-            }
-        }
-        return deepest
-    }
-
     /// Whether SQL may be given `fragment`; otherwise the residual decides in its place.
     static func fits(_ fragment: SQLFragment) -> Bool {
-        fragment.nesting <= maximumNesting && fragment.bindings.count <= maximumBindings
+        fragment.nesting <= maximumNesting && fragment.bindingCount <= maximumBindings
     }
 
-    /// `parts` joined by `connective` (" AND ", " OR "): each part in parentheses, chains of at
-    /// most `chainLength`, grouped again while there are more, so n parts nest log₁₆ n deep.
-    static func join(_ parts: [SQLFragment], with connective: String, exact: Bool) -> SQLFragment {
+    /// `parts` joined by `connective`: each part in parentheses, chains of at most
+    /// `chainLength`, grouped again while there are more, so n parts nest log₁₆ n deep.
+    static func join(_ parts: [SQLFragment], with connective: SQLConnective, exact: Bool) -> SQLFragment {
         var level = parts
         repeat {
             level = stride(from: 0, to: level.count, by: chainLength).map { start in
                 let chain = level[start..<min(start + chainLength, level.count)]
                 if chain.count == 1 { return chain[chain.startIndex] }
                 return SQLFragment(
-                    sql: chain.map { "(\($0.sql))" }.joined(separator: connective),
-                    bindings: chain.flatMap(\.bindings), exact: exact, indexes: chain.flatMap(\.indexes),
-                    nesting: 1 + (chain.map(\.nesting).max() ?? 0))
+                    .chain(connective, chain.map(\.expression), parenthesized: true), exact: exact,
+                    indexes: chain.flatMap(\.indexes), nesting: 1 + (chain.map(\.nesting).max() ?? 0),
+                    bindingCount: chain.reduce(0) { $0 + $1.bindingCount })
             }
         } while level.count > 1
         var joined = level[0]
@@ -65,8 +50,8 @@ enum SQLShape {
     /// the first; SQLite answers it from the column's index (or a binary search per row) instead
     /// of one comparison per alternative. The same truth value on every row, NULL included.
     static func equalityLists(_ parts: [SQLFragment]) -> [SQLFragment] {
-        merged(parts, operator: " = ?") { column, count in
-            (sql: "\(column) IN (\(placeholders(count)))", nesting: 1)
+        merged(parts, operator: .equal) { column, values in
+            .inList(.column(column), values.map(SQLExpression.value), negated: false)
         }
     }
 
@@ -74,23 +59,22 @@ enum SQLShape {
     /// column, all required, become `(column IS NULL OR column NOT IN (?, …))`: true for a
     /// missing field as each `IS NOT` is, one binary search per row instead of one per value.
     static func inequalityLists(_ parts: [SQLFragment]) -> [SQLFragment] {
-        merged(parts, operator: " IS NOT ?") { column, count in
-            (sql: "(\(column) IS NULL OR \(column) NOT IN (\(placeholders(count))))", nesting: 2)
+        merged(parts, operator: .isNotSame) { column, values in
+            .group(.chain(.or, [
+                .isNull(.column(column), negated: false),
+                .inList(.column(column), values.map(SQLExpression.value), negated: true),
+            ], parenthesized: false))
         }
     }
 
-    private static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
-    }
-
-    /// Exact `column<operator>` parts on one column, two or more, replaced by what `written` gives in the place
-    /// of the first, with their values in order.
-    private static func merged(_ parts: [SQLFragment], operator suffix: String, written: (String, Int) -> (sql: String, nesting: Int)) -> [SQLFragment] {
+    /// Exact `column op value` parts on one column, two or more, replaced by what `written`
+    /// gives in the place of the first, with their values in order.
+    private static func merged(_ parts: [SQLFragment], operator op: SQLComparisonOperator, written: (String, [SQLValue]) -> SQLExpression) -> [SQLFragment] {
         var firstPosition: [String: Int] = [:]
         var values: [String: [SQLValue]] = [:]
         var kept: [SQLFragment] = []
         for part in parts {
-            guard let column = column(of: part, suffix) else {
+            guard part.exact, case .comparison(.column(let column), op, .value(let value)) = part.expression else {
                 kept.append(part)
                 continue
             }
@@ -98,24 +82,13 @@ enum SQLShape {
                 firstPosition[column] = kept.count
                 kept.append(part)
             }
-            values[column, default: []].append(contentsOf: part.bindings)
+            values[column, default: []].append(value)
         }
         for (column, position) in firstPosition {
             let list = values[column]!
             guard list.count > 1 else { continue }
-            let condition = written(column, list.count)
-            kept[position] = SQLFragment(sql: condition.sql, bindings: list, exact: true, indexes: kept[position].indexes, nesting: condition.nesting)
+            kept[position] = SQLFragment(written(column, list), exact: true, indexes: kept[position].indexes)
         }
         return kept
-    }
-
-    /// The column of `column<suffix>` with one binding, as `LiteralSQL.scalar` writes an exact
-    /// comparison with a value.
-    private static func column(of fragment: SQLFragment, _ suffix: String) -> String? {
-        guard fragment.exact, fragment.bindings.count == 1, fragment.sql.hasSuffix(suffix) else { return nil }
-        let column = fragment.sql.dropLast(suffix.utf8.count)
-        guard !column.isEmpty, column.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
-        else { return nil }
-        return String(column)
     }
 }

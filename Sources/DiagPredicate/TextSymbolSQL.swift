@@ -11,8 +11,8 @@ enum TextSymbolSQL {
         guard let column = field.column else { return nil }
         if value.isNull {
             switch op {
-            case .equal: return SQLFragment(sql: "\(column) IS NULL", bindings: [], exact: true)
-            case .notEqual: return SQLFragment(sql: "\(column) IS NOT NULL", bindings: [], exact: true)
+            case .equal: return SQLFragment(.isNull(.column(column), negated: false), exact: true)
+            case .notEqual: return SQLFragment(.isNull(.column(column), negated: true), exact: true)
             default: return nil
             }
         }
@@ -21,14 +21,15 @@ enum TextSymbolSQL {
         guard case .symbol(let valueKind, let code) = value, valueKind == kind else { return nil }
         let spellings = SymbolKind.spellings(of: kind).first { $0.code == code }?.spellings ?? []
         guard !spellings.isEmpty else { return .constant(op == .notEqual) }
-        let list = spellings.map { _ in "?" }.joined(separator: ", ")
-        let bindings = spellings.map { SQLValue.text($0) }
+        let list = spellings.map { SQLExpression.value(.text($0)) }
         switch op {
         case .equal:
-            return SQLFragment(sql: "lower(\(column)) IN (\(list))", bindings: bindings, exact: true)
+            return SQLFragment(.inList(.lower(.column(column)), list, negated: false), exact: true)
         case .notEqual:
             // A missing field is != every value (PREDICATES.md §4.3).
-            return SQLFragment(sql: "(\(column) IS NULL OR lower(\(column)) NOT IN (\(list)))", bindings: bindings, exact: true)
+            return SQLFragment(.group(.chain(.or, [
+                .isNull(.column(column), negated: false), .inList(.lower(.column(column)), list, negated: true),
+            ], parenthesized: false)), exact: true)
         default:
             return nil
         }

@@ -1,4 +1,5 @@
 import DiagAppleLog
+import DiagStore
 import Foundation
 
 /// What a `SOURCE` argument of `diag show` names.
@@ -56,13 +57,11 @@ public struct SourceResolver: Sendable {
             throw QueryError("\(path): no such file or directory", badInput: true)
         }
         let url = URL(fileURLWithPath: path)
-        if AppleLogArchive.recognizes(path) { return .appleLog(path) }
+        if !StoreLayout.hasInfo(url), AppleLogArchive.recognizes(path) { return .appleLog(path) }
         if isDirectory.boolValue {
-            let info = url.appendingPathComponent("Info.json").path
-            let persist = url.appendingPathComponent("Persist").path
-            guard FileManager.default.fileExists(atPath: info) || FileManager.default.fileExists(atPath: persist) else {
+            guard StoreLayout.looksLikeStore(url) else {
                 if let bundleOpener, bundleOpener.isUnpackedBundle(path) { return .bundle(path) }
-                throw QueryError("\(path): a directory that is neither a log store (no Info.json or Persist/ inside) nor an unpacked bundle (no manifest.json)", badInput: true)
+                throw QueryError("\(path): a directory that is neither a log store (no \(StoreLayout.infoFile) or \(StoreLayout.chunkFolder)/ inside) nor an unpacked bundle (no manifest.json)", badInput: true)
             }
             return .store(url)
         }

@@ -4,6 +4,7 @@ import Foundation
 ///
 ///   diag-bench-ingest bare --records N --database PATH [--batch 5000]
 ///   diag-bench-ingest load --records N --socket PATH [--sync-every 5000] [--seed K] [--start-at T]
+///   diag-bench-ingest render --records N --output PATH [--seed K]
 ///
 ///   diag-bench-ingest log --records N --socket PATH --tag T [--activity ID]
 ///
@@ -22,7 +23,7 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard let mode = arguments.first, ["bare", "load", "log"].contains(mode) else {
+guard let mode = arguments.first, ["bare", "load", "log", "render"].contains(mode) else {
     fail("usage: diag-bench-ingest bare --records N --database PATH [--batch 5000] | load --records N --socket PATH [--sync-every 5000] [--seed K]")
 }
 guard let count = value("--records", in: arguments).flatMap(Int.init), count > 0 else { fail("--records N (a positive integer) is required") }
@@ -40,6 +41,14 @@ if mode == "log" {
     exit(0)
 }
 let records = BenchRecords.make(count: count, seed: seed)
+if mode == "render" {
+    guard let output = value("--output", in: arguments) else { fail("render needs --output PATH") }
+    do { try RFC5424Render.write(records, seed: seed, to: output) } catch {
+        FileHandle.standardError.write(Data("diag-bench-ingest: error: cannot write \(output): \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
 do {
     let seconds: Double
     var cpu = ""

@@ -51,6 +51,9 @@ struct Diagd: ParsableCommand {
     @Option(name: "max-connections", help: "Connections served at once; more are refused (default 1024).", valueName: "count")
     var maxConnections: Int?
 
+    @Option(name: "max-connections-per-user", help: "Connections one user (UID) may have open at once (default: three quarters of --max-connections).", valueName: "count")
+    var maxConnectionsPerUser: Int?
+
     @Option(name: "forward", help: "Forward committed records to URL: rfc5424+tcp://HOST:PORT[?facility=N] or otlp+http://HOST:PORT/v1/logs.", valueName: "url")
     var forward: [String] = []
 
@@ -74,6 +77,9 @@ struct Diagd: ParsableCommand {
         if let maxConnections, maxConnections < 1 {
             throw ValidationError("--max-connections '\(maxConnections)' must be at least 1")
         }
+        if let maxConnectionsPerUser, maxConnectionsPerUser < 1 {
+            throw ValidationError("--max-connections-per-user '\(maxConnectionsPerUser)' must be at least 1")
+        }
         for (flag, value) in [("--max-size", maxSize), ("--chunk-size", chunkSize)] {
             if let value, QuantityParsing.byteCount(value) == nil {
                 throw ValidationError("\(flag) '\(value)' is not a size; write a number of bytes with an optional K, M, G or T (e.g. 500M)")
@@ -96,6 +102,7 @@ struct Diagd: ParsableCommand {
         options.maximumAge = maxAge.flatMap(QuantityParsing.seconds)
         if let size = chunkSize.flatMap(QuantityParsing.byteCount) { options.chunkSize = size }
         if let maxConnections { options.maximumConnections = maxConnections }
+        options.maximumConnectionsPerUser = maxConnectionsPerUser
         options.forwards = try forwardConfiguration().destinations
         options.syslogSocketPath = syslogSocket
         options.syslogTCP = syslogTCP

@@ -11,7 +11,7 @@ import TestSupport
 struct CollectWhileWritingTests {
     @Test func collectWhileDiagdAndAComponentWrite() throws {
         let folder = try TemporaryDirectory("diag-collect")
-        let daemon = try DaemonUnderTest(in: folder, arguments: ["--chunk-size", "256K"])
+        let daemon = try RunningDaemon(arguments: ["--chunk-size", "256K"], directory: folder)
         defer { daemon.stop() }
 
         // Rows committed before the collect begins.

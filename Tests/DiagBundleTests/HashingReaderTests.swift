@@ -1,4 +1,5 @@
 @testable import DiagBundle
+import DiagStore
 import Foundation
 import Testing
 import TestSupport

@@ -91,6 +91,37 @@ struct ReportTriageTests {
         #expect(Self.count("data-t=", in: dom) >= 20)
     }
 
+    /// In a 1,400-pixel window nothing sticks out to the right. The "Who logged" tables' share
+    /// cells once had the class `bar`, which the timeline's bars also have: they became absolutely
+    /// placed and ran past the page's edge.
+    @Test func thePageFitsA1400PixelWindow() throws {
+        let chromium = try #require(Self.chromium, "Debian's chromium is in the Makefile's APT_PACKAGES")
+        let folder = try TemporaryDirectory("diag-report")
+        let report = try Self.bundle(in: folder)
+        let page = try String(contentsOf: report, encoding: .utf8)
+        // A probe after the page's own script: it writes the widths where --dump-dom shows them.
+        let probe = """
+            <script>addEventListener('load', () => { const e = document.documentElement;
+            document.body.setAttribute('data-width', e.clientWidth + ' ' + e.scrollWidth);
+            const wide = [...document.querySelectorAll('body *')].filter(n => n.getBoundingClientRect().right > e.clientWidth + 1);
+            document.body.setAttribute('data-wide', wide.slice(0, 5).map(n => n.tagName + '.' + n.className).join(' ')); });</script>
+            """
+        let probed = folder.file("probed.html")
+        try page.replacingOccurrences(of: "</body>", with: probe + "</body>").write(to: probed, atomically: true, encoding: .utf8)
+        let dumped = try run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(folder.file("chromium").path)",
+                                        "--window-size=1400,900", "--dump-dom", probed.absoluteString], environment: ["HOME": folder.path])
+        #expect(dumped.status == 0, "\(dumped.stderr)")
+        let widths = try #require(Self.attribute("data-width", in: dumped.stdout)).split(separator: " ").compactMap { Int($0) }
+        #expect(widths.count == 2 && widths[1] <= widths[0], "client and scroll width: \(widths)")
+        #expect(Self.attribute("data-wide", in: dumped.stdout) == "", "past the right edge: \(Self.attribute("data-wide", in: dumped.stdout) ?? "?")")
+    }
+
+    static func attribute(_ name: String, in dom: String) -> String? {
+        guard let start = dom.range(of: name + "=\"") else { return nil }
+        guard let end = dom[start.upperBound...].firstIndex(of: "\"") else { return nil }
+        return String(dom[start.upperBound..<end])
+    }
+
     @Test func aLargeWindowIsBoundedAndSaysWhatIsNotDrawn() throws {
         var data = TriageData()
         data.start = Self.base

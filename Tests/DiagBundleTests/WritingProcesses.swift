@@ -3,48 +3,6 @@ import Foundation
 import Glibc
 import TestSupport
 
-/// A real diagd from the built products, on a temporary store and socket.
-final class DaemonUnderTest {
-    let storePath: String
-    let socketPath: String
-    let process = Process()
-    private let stderrFile: String
-
-    init(in directory: TemporaryDirectory, arguments: [String] = []) throws {
-        storePath = directory.file("store").path
-        socketPath = directory.file("diagd.sock").path
-        stderrFile = directory.file("diagd.stderr").path
-        _ = FileManager.default.createFile(atPath: stderrFile, contents: nil)
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("diagd"))
-        process.arguments = ["--store", storePath, "--socket", socketPath] + arguments
-        process.standardError = FileHandle(forWritingAtPath: stderrFile)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while Date() < deadline {
-            if !process.isRunning { throw TestFailure("diagd exited: \(stderr)") }
-            if (try? SocketClient(path: socketPath)) != nil { return }
-            usleep(20_000)
-        }
-        throw TestFailure("diagd did not accept connections within 20 s: \(stderr)")
-    }
-
-    var stderr: String { (try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? "" }
-
-    func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-}
-
 struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

@@ -90,4 +90,54 @@ import TestSupport
                     "stderr: \(output.stderr)")
         }
     }
+
+    /// The help of each command, its runs of blanks and newlines made one space (the wrapping
+    /// depends on where an option's text starts).
+    func flatHelp(_ command: [String]) throws -> String {
+        let help = try diag(command + ["--help"]).stdout
+        return help.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+    }
+
+    /// show, stream and fleet show print records through `OutputOptions`: the same --style and
+    /// --color rows, and --timezone's one rule (bundle only where SOURCEs are read).
+    @Test func recordPrintersShareTheOutputRows() throws {
+        func rows(_ command: [String]) throws -> [Substring] {
+            let help = try diag(command + ["--help"]).stdout
+            return help.split(separator: "\n").filter { $0.hasPrefix("  --style") || $0.hasPrefix("  --color") || $0.hasPrefix("  --timezone") }
+        }
+        let show = try rows(["show"])
+        #expect(show.count == 3)
+        #expect(try rows(["stream"]) == show)
+        #expect(try rows(["fleet", "show"]) == show)
+        #expect(try flatHelp(["show"]).contains("or bundle (the zone of the machine that collected the bundle SOURCE)"))
+        #expect(try !flatHelp(["stream"]).contains("or bundle"))
+    }
+
+    /// Every --timezone says the rule TimezoneArgument follows: without the option, $TZ, else
+    /// /etc/localtime, else UTC (some said "$TZ, else UTC", which skipped the system's zone).
+    @Test(arguments: [["show"], ["stream"], ["stats"], ["export"], ["signposts"], ["patterns"], ["diff"],
+                      ["collect"], ["feedback"], ["fleet", "show"], ["fleet", "stats"]])
+    func everyTimezoneHelpStatesTheOneRule(command: [String]) throws {
+        let help = try flatHelp(command)
+        #expect(help.contains("in this zone: local (the default: $TZ, else /etc/localtime, else UTC), UTC, a name (Europe/Paris)"), "\(command): \(help)")
+        #expect(!help.contains("$TZ, else UTC"), "\(command): \(help)")
+    }
+
+    /// stats and export take --process and --sender from the shared group, every level included.
+    @Test func exportAndStatsNarrowByProcessAndSender() throws {
+        let folder = try TemporaryDirectory("shared-origin")
+        let file = try folder.write("records.ndjson", Fixtures.appleNDJSON)
+        func exported(_ options: [String]) throws -> Int {
+            let output = try diag(["export", "--format", "ndjson"] + options + [file])
+            #expect(output.status == 0, "stderr: \(output.stderr)")
+            return output.stdout.split(separator: "\n").count
+        }
+        #expect(try exported([]) == 3)
+        #expect(try exported(["--sender", "libTransport.dylib"]) == 3)
+        #expect(try exported(["--sender", "libOther.dylib"]) == 0)
+        #expect(try exported(["--process", "other"]) == 0)
+        let counted = try diag(["stats", "--style", "json", "--sender", "libOther.dylib", file])
+        #expect(counted.status == 0, "stderr: \(counted.stderr)")
+        #expect(counted.stdout.contains("\"events\":0") || counted.stdout.contains("\"events\" : 0"), "stdout: \(counted.stdout)")
+    }
 }

@@ -34,6 +34,20 @@ struct TerminalEscapeTests {
         #expect(shown.stdout.contains(#"com.\u{1B}[31mexample"#) || style == "compact" && shown.stdout.contains("com."), "\(shown.stdout)")
     }
 
+    /// A right-to-left override makes `txt.exe` of `exe.txt` on the screen; the isolates and
+    /// embeddings reorder text the same way. Right-to-left text itself is left as it is.
+    @Test(arguments: ["default", "compact", "syslog"])
+    func bidirectionalControlsAreShownEscaped(style: String) throws {
+        let folder = try TemporaryDirectory("diag-escape")
+        let line = #"{"eventMessage":"open ‮txt.exe‬ then ⁦iso⁩ ‪emb‫ ‭ שלום","timestamp":"2026-11-29 10:40:01.123456+0100","messageType":"Default","processID":1,"threadID":1,"subsystem":"s","category":"c","process":"p"}"# + "\n"
+        let file = try folder.write("bidi.ndjson", line)
+        let shown = try run(BuiltProducts.path("diag"), ["show", "--style", style, "--color", "none", file])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let raw = shown.stdout.unicodeScalars.filter { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }
+        #expect(raw.isEmpty, "\(shown.stdout.debugDescription)")
+        #expect(shown.stdout.contains(#"open \u{202E}txt.exe\u{202C} then \u{2066}iso\u{2069} \u{202A}emb\u{202B} \u{202D} שלום"#), "\(shown.stdout)")
+    }
+
     @Test func jsonStylesStillCarryTheTextExactly() throws {
         let folder = try TemporaryDirectory("diag-escape")
         let file = try folder.write("hostile.ndjson", Self.hostileLine)

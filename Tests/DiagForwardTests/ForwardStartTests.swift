@@ -57,7 +57,7 @@ import TestSupport
         for attempt in 0..<6 {
             let collector = try SyslogFrameCollector()
             defer { collector.stop() }
-            let daemon = try ForwardingDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(collector.port)"])
+            let daemon = try RunningDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(collector.port)"])
             try daemon.send((0..<20).map { recordLine(tag: "early\(attempt)", index: $0) })
             let arrived = Self.wait {
                 ((try? collector.messages()) ?? []).filter { $0.message?.hasPrefix("early\(attempt) #") == true }.count >= 20
@@ -72,7 +72,7 @@ import TestSupport
     @Test func forwardThreadsRunAtALowerPriority() throws {
         let collector = try SyslogFrameCollector()
         defer { collector.stop() }
-        let daemon = try ForwardingDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(collector.port)"])
+        let daemon = try RunningDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(collector.port)"])
         /// The nice value of each thread of diagd (field 19 of /proc/PID/task/TID/stat), by id.
         func niceValues() -> [String: Int] {
             let tasks = "/proc/\(daemon.processIdentifier)/task"

@@ -39,8 +39,8 @@ import TestSupport
 
     /// diagd forwarding to `receiver`: a new forward fixes where it starts before diagd accepts
     /// connections, so records sent at once are forwarded (ForwardStartTests).
-    func forwardingDaemon(to receiver: OTLPTestReceiver) throws -> ForwardingDaemon {
-        try ForwardingDaemon(arguments: ["--forward", "otlp+http://127.0.0.1:\(receiver.port)/v1/logs"])
+    func forwardingDaemon(to receiver: OTLPTestReceiver) throws -> RunningDaemon {
+        try RunningDaemon(arguments: ["--forward", "otlp+http://127.0.0.1:\(receiver.port)/v1/logs"])
     }
 
     @Test func everyRecordArrivesAsValidOTLPAfterA503() throws {

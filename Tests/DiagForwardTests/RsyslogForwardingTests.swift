@@ -8,7 +8,7 @@ import TestSupport
 @Suite(.serialized) struct RsyslogForwardingTests {
     @Test func everyRecordArrivesWithItsFields() throws {
         let rsyslog = try RsyslogReceiver()
-        let daemon = try ForwardingDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(rsyslog.port)?facility=local4"])
+        let daemon = try RunningDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(rsyslog.port)?facility=local4"])
         let tricky = #"quote " backslash \ bracket ] café 日本語 🙂 e\u0301"#
         try daemon.send((0..<200).map { index in
             recordLine(
@@ -47,7 +47,7 @@ import TestSupport
 
     @Test func receiverStoppedMidStreamLosesNothing() throws {
         let rsyslog = try RsyslogReceiver()
-        let daemon = try ForwardingDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(rsyslog.port)"])
+        let daemon = try RunningDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(rsyslog.port)"])
         let padding = String(repeating: "x", count: 200)
         // A burst big enough to be still under way when the receiver stops.
         try daemon.send((0..<40_000).map { recordLine(tag: "stream", index: $0, message: padding) })
@@ -68,7 +68,7 @@ import TestSupport
     /// the forward sends it again (the sink's replay window) once a new rsyslogd listens.
     @Test func receiverKilledWhileStalledLosesNothing() throws {
         let rsyslog = try RsyslogReceiver()
-        let daemon = try ForwardingDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(rsyslog.port)"])
+        let daemon = try RunningDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(rsyslog.port)"])
         let padding = String(repeating: "y", count: 200)
         try daemon.send((0..<40_000).map { recordLine(tag: "stall", index: $0, message: padding) })
         #expect(rsyslog.wait { rsyslog.receivedBytes > 0 })
@@ -88,7 +88,7 @@ import TestSupport
     /// connection by itself (it once waited for the next record to do so).
     @Test func receiverKilledAfterTheForwardCaughtUpGetsTheRecordsAgain() throws {
         let rsyslog = try RsyslogReceiver()
-        let daemon = try ForwardingDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(rsyslog.port)"])
+        let daemon = try RunningDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(rsyslog.port)"])
         // Stopped before the forward connects: the kernel still completes the connection and
         // takes the frames into its buffers for the stopped receiver.
         rsyslog.send(signal: SIGSTOP)
@@ -106,7 +106,7 @@ import TestSupport
 
     @Test func killedDaemonResumesFromItsCursor() throws {
         let rsyslog = try RsyslogReceiver()
-        let daemon = try ForwardingDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(rsyslog.port)"])
+        let daemon = try RunningDaemon(arguments: ["--forward", "rfc5424+tcp://127.0.0.1:\(rsyslog.port)"])
         try daemon.send((0..<500).map { recordLine(tag: "before", index: $0) })
         #expect(rsyslog.wait { Set(rsyslog.indexes(tagged: "before")).count == 500 })
         rsyslog.stop()

@@ -186,3 +186,52 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: directory.file("store/Info.json").path))
     }
 }
+
+@Suite(.serialized) struct PerUserConnectionLimitTests {
+    /// Every test client runs as this UID: the limit per user is reached before the total, the
+    /// next client is refused with a reason, and the connections already open go on working.
+    @Test func aUserBeyondItsLimitIsRefusedWhileItsOpenConnectionsWork() throws {
+        let daemon = try RunningDaemon(arguments: ["--max-connections", "50", "--max-connections-per-user", "3"])
+        // Served one after the other, so that the daemon's start-up probe is gone before the last.
+        var open: [RawClient] = []
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while open.count < 3 && Date() < deadline {
+            let client = try RawClient(path: daemon.socketPath)
+            client.write("{\"sync\":1}\n")
+            if client.readReply()?["synced"] != nil { open.append(client) } else { usleep(50_000) }
+        }
+        #expect(open.count == 3)
+        let refused = try RawClient(path: daemon.socketPath)
+        let reply = refused.readReply()
+        #expect(reply?["error"]?.stringValue?.contains("at most 3 connections per user") == true, "\(String(describing: reply))")
+        #expect(reply?["error"]?.stringValue?.contains("uid \(getuid())") == true)
+        #expect(refused.readReply() == nil, "the refused connection is closed")
+        // The open ones still store records and answer.
+        open[1].write("{\"eventMessage\":\"still served\"}\n{\"sync\":2}\n")
+        #expect(open[1].waitForSync(2) == [])
+        #expect(daemon.stderr.contains("per user"))
+    }
+}
+
+@Suite(.serialized) struct EventLoopThreadTests {
+    /// Connections no longer cost a thread each: 300 idle clients are served by the same few threads.
+    @Test func manyIdleConnectionsAreServedByAFixedNumberOfThreads() throws {
+        let daemon = try RunningDaemon()
+        let pid = daemon.process.processIdentifier
+        func threads() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? -1 }
+        let before = threads()
+        var clients: [RawClient] = []
+        for index in 0..<300 {
+            let client = try RawClient(path: daemon.socketPath)
+            clients.append(client)
+            if index % 50 == 0 { client.write("{\"sync\":\(index)}\n"); #expect(client.readReply()?["synced"]?.int64Value == Int64(index)) }
+        }
+        let last = clients[299]
+        last.write("{\"eventMessage\":\"the 300th\"}\n{\"sync\":300}\n")
+        #expect(last.waitForSync(300) == [])
+        #expect(threads() <= before + 2, "threads before: \(before), with 300 connections: \(threads())")
+        clients[0].write("{\"stats\":true}\n")
+        guard case .object(let stats)? = clients[0].readReply()?["stats"] else { Issue.record("no stats reply"); return }
+        #expect(stats["openConnections"]?.int64Value == 300)
+    }
+}

@@ -55,4 +55,35 @@ import TestSupport
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("'log', 'activity', 'signpost', 'trace'"))
     }
+
+    /// stream takes show's filters and predicate options (the shared groups): --debug lowers
+    /// the level, --sender narrows the predicate diagd evaluates.
+    @Test func debugAndSenderAreShowsFilters() throws {
+        let records = try streamed(["--debug", "--sender", "libWanted.dylib"], logging: [
+            #"{"eventMessage":"wanted detail","messageType":"Debug","sender":"libWanted.dylib"}"#,
+            #"{"eventMessage":"other","messageType":"Default","sender":"libOther.dylib"}"#,
+        ], wanted: 2)
+        #expect(records.count >= 2)
+        #expect(records.allSatisfy { $0["sender"]?.stringValue == "libWanted.dylib" && $0["messageType"]?.stringValue == "Debug" })
+    }
+
+    @Test func aPredicateFileWithVariablesIsEvaluatedByDiagd() throws {
+        let folder = try TemporaryDirectory("stream-predicate-file")
+        let file = try folder.write("wanted.predicate", "# only one subsystem\nsubsystem == $SUBSYSTEM\n")
+        let records = try streamed(["--predicate-file", file, "--var", "SUBSYSTEM=com.example.wanted"], logging: [
+            #"{"eventMessage":"in","subsystem":"com.example.wanted"}"#,
+            #"{"eventMessage":"out","subsystem":"com.example.other"}"#,
+        ], wanted: 2)
+        #expect(records.count >= 2)
+        #expect(records.allSatisfy { $0["subsystem"]?.stringValue == "com.example.wanted" })
+    }
+
+    @Test func contradictoryOptionsAreBadUsageBeforeAnyConnection() throws {
+        let both = try run(BuiltProducts.path("diag"), ["stream", "--socket", "/nonexistent/d.sock", "--level", "error", "--info"])
+        #expect(both.status == 64, "\(both.stderr)")
+        #expect(both.stderr.contains("--info and --level error cannot be used together"), "\(both.stderr)")
+        let predicates = try run(BuiltProducts.path("diag"), ["stream", "--socket", "/nonexistent/d.sock", "--predicate", "a == 1", "--predicate-file", "f"])
+        #expect(predicates.status == 64)
+        #expect(predicates.stderr.hasPrefix("Error: --predicate and --predicate-file cannot be used together"), "\(predicates.stderr)")
+    }
 }

@@ -1,72 +1,33 @@
 import DiagModel
-import DiagStore
 import Foundation
 import Glibc
 import TestSupport
 
-/// The built diagd with `--otlp-http` on a free loopback port and a temporary store.
+/// The built diagd with `--otlp-http` on a free loopback port and a temporary store: TestSupport's
+/// `RunningDaemon`, ready once its stderr announces the receiver.
 final class OTLPDaemon {
-    let directory: TemporaryDirectory
     let port: UInt16
-    let storePath: String
-    let process = Process()
-    private let stderrPath: String
+    let daemon: RunningDaemon
 
     init(extra: [String] = [], storePath: String? = nil) throws {
-        directory = try TemporaryDirectory("otlp")
         port = try LoopbackPort.free()
-        self.storePath = storePath ?? directory.file("store").path
-        stderrPath = directory.file("diagd.stderr").path
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("diagd"))
-        process.arguments = ["--store", self.storePath, "--socket", directory.file("diagd.sock").path, "--otlp-http", "127.0.0.1:\(port)"] + extra
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while Date() < deadline {
-            if !process.isRunning { throw HTTPFailure("diagd exited with \(process.terminationStatus): \(stderr)") }
-            if stderr.contains("OTLP/HTTP on http://127.0.0.1:\(port)/v1/logs") { return }
-            usleep(20_000)
-        }
-        throw HTTPFailure("diagd did not start its OTLP receiver within 20 s: \(stderr)")
+        daemon = try RunningDaemon(
+            arguments: ["--otlp-http", "127.0.0.1:\(port)"] + extra, storePath: storePath,
+            directory: try TemporaryDirectory("otlp"), readyText: "OTLP/HTTP on http://127.0.0.1:\(port)/v1/logs")
     }
 
+    var directory: TemporaryDirectory { daemon.directory }
+    var storePath: String { daemon.storePath }
+    var process: Process { daemon.process }
     var endpoint: String { "http://127.0.0.1:\(port)/v1/logs" }
-    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    var stderr: String { daemon.stderr }
 
     /// SIGTERM and the exit status (-1 when diagd had to be killed after 30 s).
     @discardableResult
-    func stop() -> Int32 {
-        guard process.isRunning else { return process.terminationStatus }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        guard !process.isRunning else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            return -1
-        }
-        return process.terminationStatus
-    }
+    func stop() -> Int32 { daemon.stop() }
 
     /// The records committed so far that diagd did not log itself, oldest first.
-    func clientRecords() throws -> [LogRecord] {
-        let store = try LogStore.open(at: URL(fileURLWithPath: storePath), options: .readOnly)
-        let cursor = store.records()
-        var records: [LogRecord] = []
-        while let record = try cursor.next() {
-            if record.process != "diagd" { records.append(record) }
-        }
-        return records
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
+    func clientRecords() throws -> [LogRecord] { try daemon.clientRecords() }
 }
 
 struct HTTPFailure: Error, CustomStringConvertible {

@@ -23,6 +23,20 @@ import TestSupport
         #expect(error?.description.contains("secret-value") == false)
     }
 
+    @Test func aLongStatementIsShownByItsBeginningAndItsSize() throws {
+        // A large predicate's SQL runs to hundreds of KB; the message names the statement by its
+        // first 300 characters and says how long it was. (900 terms: SQLite's expression depth
+        // limit of 1000 would otherwise be the error.)
+        let folder = try TemporaryDirectory()
+        let database = try Database(path: folder.file("t.sqlite").path)
+        let sql = "SELECT nosuchcolumn FROM sqlite_schema WHERE " + Array(repeating: "name = 'x'", count: 900).joined(separator: " OR ")
+        let error = #expect(throws: SQLiteError.self) { try database.prepare(sql) }
+        let text = error?.description ?? ""
+        #expect(text.hasPrefix("SQLite error 1: no such column: nosuchcolumn - while executing `SELECT nosuchcolumn FROM sqlite_schema WHERE name = 'x' OR"))
+        #expect(text.hasSuffix("… (\(sql.utf8.count) bytes in all)`"))
+        #expect(text.utf8.count < 500)
+    }
+
     @Test func syntaxErrorNamesTheStatement() throws {
         let folder = try TemporaryDirectory()
         let database = try Database(path: folder.file("t.sqlite").path)

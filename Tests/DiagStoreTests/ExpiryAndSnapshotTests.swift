@@ -51,16 +51,63 @@ import TestSupport
         #expect(try store.expire(maxTotalBytes: 1 << 40, maxAge: 1_000 * Self.hour).removedChunks.isEmpty)
     }
 
+    /// The snapshot `diag collect` takes, with its sealed chunks copied in as a caller that
+    /// cannot stream them does, and the `Info.json` it returns completed with their counts.
+    private func completeSnapshot(of store: LogStore, to copyURL: URL, window: StoreWindow = StoreWindow(),
+                                  extra: [LogRecord] = []) throws -> (info: StoreInfo, sealed: [String]) {
+        var sealed: [String] = []
+        var info = try LogStore.snapshot(of: store.url, to: copyURL, window: window, extraRecords: extra) { chunk in
+            guard case .sealed(let sealedChunk) = chunk else { return }
+            try sealedChunk.copy(intoStore: copyURL)
+            sealed.append(sealedChunk.file)
+        }
+        for index in info.chunks.indices where info.chunks[index].recordCount == 0 {
+            let database = try Database(path: StoreLayout.chunkURL(copyURL, file: info.chunks[index].file).path)
+            info.chunks[index].recordCount = try database.scalarInt("SELECT count(*) FROM records") ?? 0
+        }
+        info.recomputeTotals()
+        try info.save(to: StoreLayout.infoURL(copyURL))
+        return (info, sealed)
+    }
+
     @Test func snapshotIsAConsistentReadableCopy() throws {
         let folder = try TemporaryDirectory()
         let store = try hourlyStore(folder)
         let copyURL = folder.file("copy.logarchive")
-        let info = try store.snapshot(to: copyURL)
+        let (info, _) = try completeSnapshot(of: store, to: copyURL)
         #expect(info.recordCount == 250)
+        #expect(info.chunks.count == 5 && info.chunks.allSatisfy(\.sealed))
         let copy = try LogStore.open(at: copyURL, options: .readOnly)
         #expect(try copy.records().all() == store.records().all())
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: copyURL.appendingPathComponent("Persist").path)
-        #expect(leftovers.allSatisfy { $0.hasSuffix(".chunk.sqlite") })
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: StoreLayout.chunkFolderURL(copyURL).path)
+        #expect(leftovers.allSatisfy(StoreLayout.isChunkFile))
+        for file in leftovers {
+            let database = try Database(path: StoreLayout.chunkURL(copyURL, file: file).path, options: .init(readOnly: true))
+            #expect(try database.scalarText("PRAGMA journal_mode") == "delete")
+        }
+    }
+
+    @Test func aWindowedSnapshotHoldsTheWindowsRecordsAndTheExtraOnes() throws {
+        let folder = try TemporaryDirectory()
+        let store = try hourlyStore(folder)
+        let copyURL = folder.file("window.logarchive")
+        // From the middle of hour 1 to the middle of hour 3: hours 1 and 3 are trimmed, 2 is whole.
+        let window = StoreWindow(start: StoreTestRecords.base + Self.hour + 25, end: StoreTestRecords.base + 3 * Self.hour + 25)
+        let inMemory = [StoreTestRecords.full(7, timestamp: StoreTestRecords.base + 2 * Self.hour + 100),
+                        StoreTestRecords.full(8, timestamp: StoreTestRecords.base + 4 * Self.hour + 100)]
+        let (info, sealed) = try completeSnapshot(of: store, to: copyURL, window: window, extra: inMemory)
+        let expected = try store.records().all().filter { $0.timestamp >= window.start! && $0.timestamp < window.end! }
+        #expect(expected.count == 100)
+        let copy = try LogStore.open(at: copyURL, options: .readOnly)
+        let copied = try copy.records().all()
+        #expect(copied.count == 101 && Set(copied) == Set(expected + [inMemory[0]]))
+        #expect(info.recordCount == 101)
+        // Chunks 0 and 4 hold nothing of the window; 1 and 3 reach outside it and are trimmed
+        // copies: only chunk 2 may be handed over as it is.
+        let files = store.info.chunks.map(\.file)
+        #expect(Set(sealed).isSubset(of: [files[2]]))
+        #expect(!info.chunks.map(\.file).contains(files[0]) && !info.chunks.map(\.file).contains(files[4]))
+        #expect(info.chunks.map(\.sequence).last == store.info.chunks.map(\.sequence).max()! + 1)
     }
 
     @Test func committedRecordsSurviveACrashOfTheWriter() throws {

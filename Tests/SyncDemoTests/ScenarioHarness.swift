@@ -3,37 +3,21 @@ import Glibc
 import SyncDemoKit
 import TestSupport
 
-/// A real diagd on a temporary store and socket, and `sync-demo run` against it.
+/// A real diagd on a temporary store and socket (TestSupport's `RunningDaemon`), and
+/// `sync-demo run` against it.
 final class ScenarioHarness {
     let directory: TemporaryDirectory
-    let storePath: String
-    let socketPath: String
-    private var daemon: Process?
+    let daemon: RunningDaemon
+    var storePath: String { daemon.storePath }
+    var socketPath: String { daemon.socketPath }
 
     init() throws {
         // A short folder name: Unix socket paths must stay under 108 bytes.
         directory = try TemporaryDirectory("sd")
-        storePath = directory.file("store").path
-        socketPath = directory.file("d.sock").path
-        try startDaemon()
+        daemon = try RunningDaemon(socketName: "d.sock", directory: directory)
     }
 
     var workPath: String { directory.file("work").path }
-
-    private func startDaemon() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("diagd"))
-        process.arguments = ["--store", storePath, "--socket", socketPath]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        daemon = process
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while !FileManager.default.fileExists(atPath: socketPath) {
-            guard process.isRunning, Date() < deadline else { throw HarnessFailure("diagd did not start on \(socketPath)") }
-            usleep(20_000)
-        }
-    }
 
     /// Plays a scenario; the `KEY=value` lines it printed, or a failure with its stderr.
     func play(posts: Int = 8, fault: DemoFault? = nil) throws -> [String: String] {
@@ -46,10 +30,7 @@ final class ScenarioHarness {
 
     /// SIGTERM: diagd commits what is queued and exits.
     func stopDaemon() -> Int32 {
-        guard let daemon, daemon.isRunning else { return daemon?.terminationStatus ?? -1 }
-        kill(daemon.processIdentifier, SIGTERM)
-        daemon.waitUntilExit()
-        return daemon.terminationStatus
+        daemon.stop()
     }
 
     /// Runs `diag` with arguments, pointed at this harness's diagd (never a daemon of the machine's).
@@ -90,7 +71,7 @@ final class ScenarioHarness {
     }
 
     deinit {
-        _ = stopDaemon()
+        daemon.stop()
     }
 }
 

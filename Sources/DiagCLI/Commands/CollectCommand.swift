@@ -1,6 +1,5 @@
 import DiagBundle
 import DiagCommandLine
-import DiagIngest
 import DiagModel
 import DiagOutput
 import DiagProtocol
@@ -24,7 +23,7 @@ struct CollectCommand: ParsableCommand {
     var variables: [String]
     @Option(help: "An identifier this bundle is about (NAME=VALUE or VALUE), recorded in the manifest.")
     var identifier: [String]
-    @Option(help: "Time zone for --start/--end without a zone: local (the default: $TZ, else /etc/localtime), UTC, a name or an offset.")
+    @Option(help: TimezoneArgument.help(verb: "Read --start and --end", bundle: false))
     var timezone: String?
     @Option(help: "A bundle, store or log file to compare with: report.html begins with the patterns new, gone and changed since it (as diag report --baseline).", valueName: "source")
     var baseline: String?

@@ -1,6 +1,6 @@
 import DiagClient
 import DiagCommandLine
-import DiagIngest
+import DiagProtocol
 import Foundation
 
 /// `diag config`: what diagd keeps of each subsystem, like `log config`.

@@ -8,7 +8,7 @@ struct EraseCommand: ParsableCommand {
         commandName: "erase",
         abstract: "Erase every record of a log store.",
         discussion: """
-            Removes the store's chunks and empties its Info.json; the folder and its identifier stay for the \
+            Removes the store's chunks and empties its \(StoreLayout.infoFile); the folder and its identifier stay for the \
             next writer. On a terminal it asks first; otherwise --yes is required. It is refused while diagd \
             (or diag import) writes the store: stop diagd first, erase, then start it again.
             """)
@@ -21,9 +21,8 @@ struct EraseCommand: ParsableCommand {
 
     func run() throws {
         let url = StoreLocation.resolve(store)
-        let info = url.appendingPathComponent("Info.json").path
-        guard FileManager.default.fileExists(atPath: info) else {
-            throw RuntimeError("no log store at \(url.path) (no Info.json); nothing to erase")
+        guard StoreLayout.hasInfo(url) else {
+            throw RuntimeError("no log store at \(url.path) (no \(StoreLayout.infoFile)); nothing to erase")
         }
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else {
@@ -41,7 +40,7 @@ struct EraseCommand: ParsableCommand {
             StandardStream.output.write("Erased \(result.records) record\(result.records == 1 ? "" : "s") (\(result.chunkFiles) chunk file\(result.chunkFiles == 1 ? "" : "s")) from \(url.path)\n")
         } catch let error as StoreError {
             if error.kind == .locked {
-                throw RuntimeError("\(url.path) is being written by diagd or another writer (it holds \(url.path)/writer.lock); stop it, then erase")
+                throw RuntimeError("\(url.path) is being written by diagd or another writer (it holds \(StoreLayout.writerLockURL(url).path)); stop it, then erase")
             }
             throw RuntimeError(error.description)
         }

@@ -33,17 +33,14 @@ struct ExportCommand: ParsableCommand {
     var output: String?
     @OptionGroup var query: PredicateOptions<ExportWording>
     @OptionGroup var span: WindowOptions<ExportWording>
-    @Option(help: "Export only this process, by ID or name.", valueName: "pid|name")
-    var process: [String]
-    @Option(help: "Export only records logged by this sender.", valueName: "name")
-    var sender: [String]
+    @OptionGroup var origin: OriginOptions<ExportWording>
     @Option(help: "The host name written in the records (HOSTNAME, host.name).", valueName: "name")
     var host: String?
     @Option(help: "The syslog facility of rfc5424 frames: 0 to 23 or a name (user, daemon, local0…).", valueName: "facility")
     var facility: String = "user"
     @Option(help: "Records per otlp-json request line, 1 to 100000.", valueName: "n")
     var batchSize: Int = 1000
-    @Option(help: "Write and read times in this zone: a name or an offset. Default: local ($TZ, else /etc/localtime).", valueName: "zone")
+    @Option(help: TimezoneArgument.help(verb: "Write and read times", bundle: true), valueName: "zone")
     var timezone: String?
     @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
     var year: Int?
@@ -80,7 +77,7 @@ struct ExportCommand: ParsableCommand {
         let window = try span.window(zone: zone, sources: querySources, live: sources.isEmpty, options: ImportOptions(year: year, timeZone: zone.timeZone))
         let selection = RecordSelection(
             start: window.start, end: window.end, includeInfo: true, includeDebug: true,
-            processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)
+            processes: origin.process.map(RecordSelection.ProcessSelector.init), senders: origin.sender)
         let destination = try ExportDestination(path: output)
         let writer = ExportWriter(
             format: format, hostName: host ?? Self.hostName(of: querySources), facility: facilityCode,

@@ -30,7 +30,7 @@ struct FeedbackCommand: ParsableCommand {
     @OptionGroup var bundle: BundleOptions
     @Option(name: "var", help: "NAME=VALUE for $NAME in the predicate, also recorded in the manifest.", valueName: "name=value")
     var variables: [String]
-    @Option(help: "Time zone for --start/--end without a zone (default: local: $TZ, else /etc/localtime; also UTC).")
+    @Option(help: TimezoneArgument.help(verb: "Read --start, --end and the predicate's dates", bundle: false))
     var timezone: String?
 
     func validate() throws {

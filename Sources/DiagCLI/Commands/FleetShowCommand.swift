@@ -28,12 +28,7 @@ struct FleetShowCommand: ParsableCommand {
     @Flag(name: "no-signpost", help: "Leave signposts out (the default).")
     var noSignpost: Bool
 
-    @Option(help: "The output style.")
-    var style: OutputStyle = .default
-    @Option(help: "Show and read times in this zone: a name (Europe/Paris) or an offset (+0100). Default: local ($TZ, else /etc/localtime).", valueName: "zone")
-    var timezone: String?
-    @Option(help: "Colour levels.")
-    var color: ColorMode = .auto
+    @OptionGroup var output: OutputOptions<LocalZone>
 
     private var window = FleetWindow()
     private var activityIdentifier: Int64?
@@ -46,7 +41,7 @@ struct FleetShowCommand: ParsableCommand {
             }
             activityIdentifier = identifier
         }
-        window = try FleetWindow(fleet, timezone: timezone)
+        window = try FleetWindow(fleet, timezone: output.timezone)
     }
 
     func run() throws {
@@ -56,7 +51,7 @@ struct FleetShowCommand: ParsableCommand {
         let connection = try FleetDatabase.connect(fleet.database)
         let selection = filter.selection(in: TimeWindow(start: window.start, end: window.end))
         let sink = OutputSink.standardOutput()
-        let printer = RecordPrinter(style: style, zone: window.zone, colored: color.enabled(isTerminal: sink.isTerminal), sink: sink)
+        let printer = output.printer(zone: window.zone, sink: sink)
         try FleetDatabase.reporting {
             let query = try window.query(text, selection: selection, bundle: fleet.bundle, connection: connection)
             let reader = try FleetRecordReader(connection: connection, plan: query.plan())
@@ -91,6 +86,7 @@ struct FleetWindow {
         var predicate: DiagPredicate.Predicate?
         if let text {
             let bound = try FleetBundles.identifiers(bundleID: bundleID, connection: connection).merging(variables) { _, given in given }
+            UndecidedMatchCheck.install()
             do {
                 predicate = try DiagPredicate.Predicate.parse(
                     text, variables: bound, dateZone: DateLiteralZone(zone), enclosingLevels: PredicateCondition.wrapperLevels)

@@ -20,7 +20,7 @@ struct FleetStatsCommand: ParsableCommand {
 
     @OptionGroup var fleet: FleetOptions<CountWording>
     @OptionGroup var table: StatsTableOptions
-    @Option(help: "Show and read times in this zone (default: local: $TZ, else /etc/localtime; also UTC).", valueName: "zone")
+    @Option(help: TimezoneArgument.help(verb: "Show and read times", bundle: false), valueName: "zone")
     var timezone: String?
 
     private var window = FleetWindow()
@@ -42,7 +42,7 @@ struct FleetStatsCommand: ParsableCommand {
             if plan.isExact {
                 for group in try FleetStatistics.groups(connection: connection, plan: plan) {
                     let key: SQLValue = group.number.map { .int($0) } ?? group.text.map { .text($0) } ?? .null
-                    tally.add(StoreGrouping(rawValue: group.grouping.rawValue)!, key, events: group.events, bytes: group.bytes)
+                    tally.add(group.grouping, key, events: group.events, bytes: group.bytes)
                 }
             } else {
                 let reader = try FleetRecordReader(connection: connection, plan: plan)

@@ -57,7 +57,7 @@ struct ImportCommand: ParsableCommand {
         // Chunks an earlier import or `diag index`-less store left without an index get one too.
         if finisher.hasWork { finisher.requestPass() }
         for file in files {
-            if file != "-", AppleLogArchive.recognizes(file) {
+            if file != "-", !StoreLayout.hasInfo(URL(fileURLWithPath: file)), AppleLogArchive.recognizes(file) {
                 try importAppleLogs(file, into: logStore, tally: &tally, progress: progress)
                 continue
             }

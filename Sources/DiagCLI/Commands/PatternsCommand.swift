@@ -22,7 +22,7 @@ struct PatternsCommand: ParsableCommand {
     @OptionGroup var selection: FilterOptions<PlainWording>
     @Option(help: "The output style: a table, or one JSON object a pattern.")
     var style: PatternStyle = .default
-    @Option(help: "Show and read times in this zone: a name (Europe/Paris) or an offset (+0100). Default: $TZ, else UTC.", valueName: "zone")
+    @Option(help: TimezoneArgument.help(verb: "Show and read times", bundle: false), valueName: "zone")
     var timezone: String?
     @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
     var year: Int?

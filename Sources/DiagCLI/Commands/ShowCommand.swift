@@ -39,14 +39,7 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "Show only the records of this activity, across processes: its identifier in decimal or 0x hex, as the Activity column shows it.", valueName: "id")
     var activity: String?
 
-    @Option(help: "The output style.")
-    var style: OutputStyle = .default
-
-    @Option(help: TimezoneArgument.help, valueName: "zone")
-    var timezone: String?
-
-    @Option(help: "Colour levels.")
-    var color: ColorMode = .auto
+    @OptionGroup var output: OutputOptions<BundleZone>
 
     @Option(help: "The year of syslog and logcat lines, which carry none (default: the year the file was last modified).")
     var year: Int?
@@ -83,7 +76,7 @@ struct ShowCommand: ParsableCommand {
     private var activityIdentifier: Int64?
 
     mutating func validate() throws {
-        zone = try TimezoneArgument.zone(timezone, sources: sources)
+        zone = try output.zone(sources: sources)
         if let year, !(1970...9999).contains(year) {
             throw ValidationError("The value '\(year)' is invalid for '--year <year>'; accepted: 1970 to 9999")
         }
@@ -118,17 +111,17 @@ struct ShowCommand: ParsableCommand {
         let options = ImportOptions(year: year, timeZone: zone.timeZone)
         let window = try span.window(zone: zone, sources: querySources, live: sources.isEmpty, options: options)
         let selection = filter.selection(in: window)
-        let colored = color.enabled(isTerminal: isatty(STDOUT_FILENO) == 1)
+        let colored = output.color.enabled(isTerminal: isatty(STDOUT_FILENO) == 1)
         if follow {
-            let source = try ShowFollow.check(sources: querySources, style: style, reverse: reverse)
+            let source = try ShowFollow.check(sources: querySources, style: output.style, reverse: reverse)
             let sink = OutputSink.standardOutput()
-            let printer = RecordPrinter(style: style, zone: zone, colored: colored, sink: sink)
+            let printer = RecordPrinter(style: output.style, zone: zone, colored: colored, sink: sink)
             try ShowFollow(query: LogQuery(selection: selection, condition: condition), source: source).run(lines: lines, printer: printer, sink: sink)
         }
         let pager = Pager.start(disabled: noPager)
         let sink = OutputSink.standardOutput()
         defer { pager?.finish(flushing: sink) }
-        let printer = RecordPrinter(style: style, zone: zone, colored: colored, sink: sink)
+        let printer = RecordPrinter(style: output.style, zone: zone, colored: colored, sink: sink)
         let order = RecordOrder(lines: lines, reverse: reverse)
         let query = LogQuery(selection: selection, condition: condition)
         var refused = 0
@@ -138,7 +131,7 @@ struct ShowCommand: ParsableCommand {
             return try show.run(printer: printer, sink: sink)
         }
         do {
-            if style == .ndjson, order.isNatural, let rows = try query.openStoreRows(querySources, bundleOpener: SourceArguments.bundleOpener) {
+            if output.style == .ndjson, order.isNatural, let rows = try query.openStoreRows(querySources, bundleOpener: SourceArguments.bundleOpener) {
                 // One store or bundle in NDJSON: rows go out straight from the columns, undecoded.
                 printer.begin()
                 defer { printer.finish() }
@@ -155,7 +148,7 @@ struct ShowCommand: ParsableCommand {
             }
             printer.begin()
             defer { printer.finish() }
-            let labelled = source && style != .json && style != .ndjson
+            let labelled = source && output.style != .json && output.style != .ndjson
             try order.emit(results.next, labelled ? { printer.write(SourceLabel.labelled($0)) } : printer.write)
             refused = results.refusedCount
         } catch let error as QueryError {

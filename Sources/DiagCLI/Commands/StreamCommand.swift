@@ -18,8 +18,7 @@ struct StreamCommand: ParsableCommand {
             diagd skips records and it says how many on stderr.
             """)
 
-    @Option(help: "Show only records that match this predicate (NSPredicate format, as log stream).")
-    var predicate: String?
+    @OptionGroup var query: PredicateOptions<StreamWording>
 
     @Option(help: "The lowest level shown: default (Default, Error, Fault), info, debug, or error or fault for only the problems.")
     var level: StreamLevel = .default
@@ -27,37 +26,24 @@ struct StreamCommand: ParsableCommand {
     @Option(name: "type", help: "Show only these kinds of event, repeatable (log stream --type): log, activity, signpost or trace.", valueName: "type")
     var types: [StreamEventKind]
 
-    @Option(help: "Show only this process, by ID or name.", valueName: "pid|name")
-    var process: [String]
+    @OptionGroup var filter: FilterOptions<StreamWording>
 
-    @Option(help: "The output style.")
-    var style: OutputStyle = .default
-
-    @Option(help: "Show times in this zone: a name (Europe/Paris) or an offset (+0100). Default: local ($TZ, else /etc/localtime).", valueName: "zone")
-    var timezone: String?
-
-    @Option(help: "Colour levels.")
-    var color: ColorMode = .auto
+    @OptionGroup var output: OutputOptions<LocalZone>
 
     @Option(help: "diagd's socket (default: $DIAG_SOCKET, else $XDG_RUNTIME_DIR/diag/diagd.sock, else <store>/diagd.sock).", valueName: "path")
     var socket: String?
 
     private var zone = DisplayZone.utc
+    /// `--level` lowered by `--info` or `--debug`, as `show` takes them.
+    private var lowest = StreamLevel.default
 
     mutating func validate() throws {
-        zone = try TimezoneArgument.zone(timezone)
-        if let predicate {
-            // diagd reads zone-less dates as UTC: they are sent as the instants read here, in
-            // --timezone (else $TZ, else /etc/localtime), as `show` reads them.
-            do {
-                self.predicate = try Predicate.parse(predicate, dateZone: DateLiteralZone(zone)).textWithAbsoluteDates
-            } catch {
-                throw InputError("\(error)")
-            }
-        }
+        zone = try output.zone()
+        lowest = try level.lowered(info: filter.info, debug: filter.debug)
     }
 
     func run() throws {
+        let predicate = try sentPredicate()
         let session: DaemonSession
         do {
             session = try DaemonSession(socketPath: socket)
@@ -65,12 +51,12 @@ struct StreamCommand: ParsableCommand {
             throw RuntimeError("\(error)")
         }
         let sink = OutputSink.standardOutput()
-        let printer = RecordPrinter(style: style, zone: zone, colored: color.enabled(isTerminal: sink.isTerminal), sink: sink)
+        let printer = output.printer(zone: zone, sink: sink)
         printer.begin()
         do {
             try session.stream(
-                level: level.subscribedLevel, processes: process,
-                predicate: StreamEventKind.restrict(level.restrict(predicate), to: types),
+                level: lowest.subscribedLevel, processes: filter.process,
+                predicate: StreamEventKind.restrict(lowest.restrict(predicate), to: types),
                 onRecord: { record in
                     printer.write(record)
                     sink.flush()
@@ -85,6 +71,24 @@ struct StreamCommand: ParsableCommand {
         }
         printer.finish()
     }
+
+    /// The predicate diagd evaluates: `--predicate` (or its file) with `--var`'s values and
+    /// `--sender` ANDed in. diagd reads zone-less dates as UTC: they are sent as the instants
+    /// read here, in --timezone (else $TZ, else /etc/localtime), as `show` reads them.
+    private func sentPredicate() throws -> String? {
+        guard let text = StatsSubjects.restrict(try query.text(), processes: [], senders: filter.sender) else { return nil }
+        do {
+            return try Predicate.parse(text, variables: query.boundVariables, dateZone: DateLiteralZone(zone)).textWithAbsoluteDates
+        } catch {
+            throw InputError("\(error)")
+        }
+    }
+}
+
+/// `diag stream`'s wording of the shared options: it shows, as `log stream` does.
+enum StreamWording: OptionWording {
+    static let verb = "Show"
+    static let tool = "log stream"
 }
 
 /// `--level` of `diag stream`.
@@ -105,6 +109,18 @@ enum StreamLevel: String, CaseIterable, ExpressibleByArgument {
     /// error and fault subscribe at default and narrow the predicate.
     var subscribedLevel: MessageType {
         self == .error || self == .fault ? .default : messageType
+    }
+
+    /// `--level` with `--info` or `--debug` (show's flags): the lower of the two. They only
+    /// widen, so beside `--level error` or `fault`, which narrow to the problems, they are refused.
+    func lowered(info: Bool, debug: Bool) throws -> StreamLevel {
+        guard info || debug else { return self }
+        let flag = debug ? "--debug" : "--info"
+        if self == .error || self == .fault {
+            throw ValidationError("\(flag) and --level \(rawValue) cannot be used together: --level \(rawValue) shows only the problems")
+        }
+        let wanted: StreamLevel = debug ? .debug : .info
+        return wanted.messageType.severity < messageType.severity ? wanted : self
     }
 
     func restrict(_ predicate: String?) -> String? {

@@ -9,10 +9,10 @@ struct FilterOptions<Wording: OptionWording>: ParsableArguments {
     var info: Bool
     @Flag(help: "Include Debug records.")
     var debug: Bool
-    @Option(help: "\(Wording.only) this process, by ID or name.", valueName: "pid|name")
-    var process: [String]
-    @Option(help: "\(Wording.only) records logged by this sender (library or module).", valueName: "name")
-    var sender: [String]
+    @OptionGroup var origin: OriginOptions<Wording>
+
+    var process: [String] { origin.process }
+    var sender: [String] { origin.sender }
 
     /// The selection these options ask for, in `window`.
     func selection(in window: TimeWindow) -> RecordSelection {
@@ -20,4 +20,13 @@ struct FilterOptions<Wording: OptionWording>: ParsableArguments {
             start: window.start, end: window.end, includeInfo: info, includeDebug: debug,
             processes: process.map(RecordSelection.ProcessSelector.init), senders: sender)
     }
+}
+
+/// `--process` and `--sender`: where records come from. Part of `FilterOptions`, and alone in
+/// the commands that read every level (stats, export).
+struct OriginOptions<Wording: OptionWording>: ParsableArguments {
+    @Option(help: "\(Wording.only) this process, by ID or name.", valueName: "pid|name")
+    var process: [String]
+    @Option(help: "\(Wording.only) records logged by this sender (library or module).", valueName: "name")
+    var sender: [String]
 }

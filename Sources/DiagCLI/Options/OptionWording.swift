@@ -8,11 +8,14 @@ protocol OptionWording {
     static var only: String { get }
     /// "Show records": before "from this time on", "before this time"…
     static var records: String { get }
+    /// "log show": the Apple command whose predicates the command's are.
+    static var tool: String { get }
 }
 
 extension OptionWording {
     static var only: String { verb + " only" }
     static var records: String { verb + " records" }
+    static var tool: String { "log show" }
 }
 
 /// `diag show`, `diag fleet show`.

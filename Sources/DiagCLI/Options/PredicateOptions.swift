@@ -3,7 +3,7 @@ import DiagCommandLine
 /// `--predicate`, `--predicate-file` and `--var`: the records a command reads, as `log show`
 /// selects them. One of the first two at most; `--var NAME=VALUE` values `$NAME`.
 struct PredicateOptions<Wording: OptionWording>: ParsableArguments {
-    @Option(help: "\(Wording.only) records that match this predicate (NSPredicate format, as log show).")
+    @Option(help: "\(Wording.only) records that match this predicate (NSPredicate format, as \(Wording.tool)).")
     var predicate: String?
     @Option(help: "Read the predicate from a file; lines starting with # are comments.", valueName: "file")
     var predicateFile: String?

@@ -1,4 +1,5 @@
 import DiagCommandLine
+import DiagQuery
 
 /// `--style`, `--sort` and `--count` of `stats` and `fleet stats`: how the tallies are shown.
 struct StatsTableOptions: ParsableArguments {
@@ -20,3 +21,6 @@ struct StatsTableOptions: ParsableArguments {
         limit = number
     }
 }
+
+/// `--sort events|bytes`: the report's order, read as its raw value.
+extension StatsReport.Order: ExpressibleByArgument {}

@@ -1,7 +1,7 @@
 import DiagBundle
 import DiagCommandLine
-import DiagIngest
 import DiagModel
+import DiagProtocol
 import Foundation
 
 /// `diag collect --size SIZE`, as `log collect --size`: the bundle file stays within SIZE and

@@ -13,6 +13,7 @@ enum PredicateCondition {
     /// Parses the predicate; a bad one is bad input (exit 65) with the parser's message and caret.
     /// Date literals without a zone are read in `zone`, as `--start` and `--end` are.
     static func make(_ text: String, variables: [String: String], zone: DisplayZone) throws -> QueryCondition {
+        UndecidedMatchCheck.install()
         let predicate: Predicate
         do {
             predicate = try Predicate.parse(text, variables: variables, dateZone: DateLiteralZone(zone), enclosingLevels: wrapperLevels)

@@ -1,5 +1,6 @@
 import DiagCommandLine
 import DiagQuery
+import DiagStore
 import Foundation
 
 /// `--var NAME=VALUE`, repeatable: the values of `$NAME` in a predicate.
@@ -69,7 +70,7 @@ enum SourceArguments {
         let resolver = SourceResolver(bundleOpener: bundleOpener)
         guard !arguments.isEmpty else {
             let store = StoreLocation.defaultStore()
-            guard FileManager.default.fileExists(atPath: store.appendingPathComponent("Info.json").path) else {
+            guard StoreLayout.hasInfo(store) else {
                 throw RuntimeError("no log store at \(store.path) (the default store); pass a SOURCE, set DIAG_STORE, or create it with diagd or `diag import`")
             }
             return [.store(store)]

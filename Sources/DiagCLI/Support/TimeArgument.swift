@@ -1,6 +1,7 @@
 import DiagCommandLine
 import DiagModel
 import DiagOutput
+import DiagProtocol
 import Foundation
 
 /// The times `--start`, `--end` and `--last` accept.
@@ -28,20 +29,10 @@ enum TimeArgument {
 
     /// `--last 30s|5m|2h|1d` (a bare number is seconds), in nanoseconds.
     static func duration(_ text: String) throws -> Int64 {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        var digits = Substring(trimmed)
-        var unit: Int64 = 1
-        if let last = trimmed.last, let scale = units[Character(last.lowercased())] {
-            unit = scale
-            digits = digits.dropLast()
+        guard let seconds = QuantityParsing.seconds(text), seconds <= Int64.max / Timestamp.nanosecondsPerSecond else {
+            throw ValidationError("The value '\(text)' is invalid for '--last <duration>'; accepted: \(QuantityParsing.acceptedDurations)")
         }
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let amount = Int64(digits), amount > 0,
-              amount <= Int64.max / 1_000_000_000 / unit
-        else {
-            throw ValidationError("The value '\(text)' is invalid for '--last <duration>'; accepted: a positive number of seconds, or followed by s, m, h or d, like 45, 30s, 5m, 2h, 1d")
-        }
-        return amount * unit * Timestamp.nanosecondsPerSecond
+        return seconds * Timestamp.nanosecondsPerSecond
     }
 
     /// Whether the text ends in `Z` or a `±HH[MM]` zone after the time of day.

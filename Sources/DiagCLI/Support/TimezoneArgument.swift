@@ -6,7 +6,18 @@ import DiagQuery
 /// offset, `local`, or `bundle`; without the option, the local zone: `$TZ`, else the system's
 /// (`/etc/localtime`), else UTC. `--timezone UTC` is one flag away.
 enum TimezoneArgument {
-    static let help = "Show and read times in this zone: local (the default: $TZ, else /etc/localtime), UTC, a name (Europe/Paris), an offset (+0100), or bundle (the zone of the machine that collected the bundle SOURCE)."
+    /// The help of `--timezone` of show, stats and export, whose SOURCEs can be bundles.
+    static let help = help(verb: "Show and read times", bundle: true)
+
+    /// The one wording of `--timezone`'s help: `verb` says what the command does with times
+    /// ("Show and read times", "Read --start and --end"); the rest is `zone(_:sources:)`'s rule, which every
+    /// command follows. `bundle` is offered only where SOURCEs are read.
+    static func help(verb: String, bundle: Bool) -> String {
+        let choices = "local (the default: $TZ, else /etc/localtime, else UTC), UTC, a name (Europe/Paris)"
+        return bundle
+            ? "\(verb) in this zone: \(choices), an offset (+0100), or bundle (the zone of the machine that collected the bundle SOURCE)."
+            : "\(verb) in this zone: \(choices) or an offset (+0100)."
+    }
 
     static func zone(_ text: String?) throws -> DisplayZone {
         try zone(text, sources: [])

@@ -54,6 +54,7 @@ public final class Database {
         handle = connection
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, options.busyTimeoutMilliseconds)
+        FoldedContainsFunction.register(on: connection)
     }
 
     deinit {

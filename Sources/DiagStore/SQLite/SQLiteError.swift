@@ -33,8 +33,18 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
         // For an I/O error the extended code says which call failed (`SQLITE_IOERR_SHORT_READ` is
         // 522), and SQLite's message ("disk I/O error") does not.
         if code == SQLITE_IOERR, extendedCode != code { text = "SQLite error \(code) (extended \(extendedCode)): \(message)" }
-        if let sql { text += " - while executing `\(sql)`" }
+        if let sql { text += " - while executing `\(Self.shortened(sql))`" }
         return text
+    }
+
+    /// The statement as an error message shows it: a large predicate's SQL runs to hundreds of KB,
+    /// which buried the reason under pages of text; its first part says which statement it was.
+    static let shownSQLLength = 300
+
+    static func shortened(_ sql: String) -> String {
+        guard sql.utf8.count > shownSQLLength else { return sql }
+        let head = sql.unicodeScalars.prefix(shownSQLLength)
+        return String(String.UnicodeScalarView(head)) + "… (\(sql.utf8.count) bytes in all)"
     }
 
     /// True when the file is not a database or is damaged (`SQLITE_NOTADB`, `SQLITE_CORRUPT`).

@@ -58,7 +58,7 @@ enum ChunkSchema {
     ]
 
     /// The contentless trigram index over folded messages; rowid = records.id.
-    static let searchTable = "message_search"
+    static let searchTable = StoreLayout.searchTable
     static let createSearch = """
         CREATE VIRTUAL TABLE IF NOT EXISTS message_search
         USING fts5(message, content='', detail='none', tokenize='trigram case_sensitive 1')

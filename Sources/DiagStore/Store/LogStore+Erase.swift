@@ -14,13 +14,13 @@ extension LogStore {
     public static func erase(at url: URL) throws -> EraseResult {
         let lock = try WriterLock(storeURL: url)
         defer { withExtendedLifetime(lock) {} }
-        let infoURL = url.appendingPathComponent("Info.json")
+        let infoURL = StoreLayout.infoURL(url)
         let old = try StoreInfo.load(from: infoURL)
         try StoreInfo(identifier: old.identifier).save(to: infoURL)
-        let persist = url.appendingPathComponent("Persist", isDirectory: true)
+        let persist = StoreLayout.chunkFolderURL(url)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? []
         var removed = 0
-        for name in names where name.contains(".chunk.sqlite") {
+        for name in names where name.contains(StoreLayout.chunkSuffix) {
             let path = persist.appendingPathComponent(name).path
             do {
                 try FileManager.default.removeItem(atPath: path)

@@ -1,13 +1,7 @@
 import DiagModel
 
-/// What `groupedCounts` groups records by.
-public enum StoreGrouping: String, Sendable, CaseIterable {
-    case process, sender, subsystem, category
-    /// The level: keys are `messageType` codes (0, 1, 2, 16, 17).
-    case messageType
-    /// The minute: keys are the minute's first nanosecond since the epoch.
-    case minute
-
+extension RecordGrouping {
+    /// The grouping's key in a chunk's SQL: a column, or the minute computed as `minuteStart` does.
     var keyExpression: String {
         switch self {
         case .process, .sender, .subsystem, .category, .messageType: rawValue
@@ -33,7 +27,7 @@ public struct GroupCount: Sendable, Hashable {
 extension LogStore {
     /// Counts per group over the SQL part of `filter`, summed across chunks by aggregate SQL;
     /// sorted by count, largest first, then by key.
-    public func groupedCounts(by grouping: StoreGrouping, filter: StoreFilter = StoreFilter()) throws -> [GroupCount] {
+    public func groupedCounts(by grouping: RecordGrouping, filter: StoreFilter = StoreFilter()) throws -> [GroupCount] {
         var groups: [SQLValue: GroupCount] = [:]
         let trigrams = TrigramChoice()
         try forEachChunk(filter) { database, chunk, _ in

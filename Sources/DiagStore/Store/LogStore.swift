@@ -51,8 +51,8 @@ public final class LogStore: @unchecked Sendable {
     let lock = NSLock()
     var state: State
 
-    var infoURL: URL { url.appendingPathComponent("Info.json") }
-    var persistURL: URL { url.appendingPathComponent("Persist", isDirectory: true) }
+    var infoURL: URL { StoreLayout.infoURL(url) }
+    var persistURL: URL { StoreLayout.chunkFolderURL(url) }
     /// `persistURL`'s path, kept: building URLs was a tenth of opening a store of 43 chunks.
     private let persistPath: String
 
@@ -63,7 +63,7 @@ public final class LogStore: @unchecked Sendable {
         self.url = url
         self.options = options
         self.state = State(info: info)
-        var persist = url.appendingPathComponent("Persist", isDirectory: true).path
+        var persist = StoreLayout.chunkFolderURL(url).path
         while persist.count > 1, persist.hasSuffix("/") { persist.removeLast() }
         persistPath = persist
     }
@@ -74,8 +74,8 @@ public final class LogStore: @unchecked Sendable {
     /// figures of chunks left open by a crash are read again from the files.
     public static func open(at url: URL, create: Bool = false, options: Options = Options()) throws -> LogStore {
         let manager = FileManager.default
-        let infoURL = url.appendingPathComponent("Info.json")
-        let persistURL = url.appendingPathComponent("Persist", isDirectory: true)
+        let infoURL = StoreLayout.infoURL(url)
+        let persistURL = StoreLayout.chunkFolderURL(url)
         var isDirectory: ObjCBool = false
         let exists = manager.fileExists(atPath: url.path, isDirectory: &isDirectory)
         if exists && !isDirectory.boolValue {

@@ -4,20 +4,17 @@ import Foundation
 /// every record whose folded message contains the needle, and the caller narrows them exactly.
 ///
 /// With the trigram index (`message_search`): it keeps no positions (`detail=none`), so a needle
-/// is looked up as all of its trigrams. Without it: for an ASCII message the folding is ASCII
-/// lowercasing, which is SQLite's `lower()`, so `instr(lower(eventMessage), needle)` is exact;
-/// messages with other characters or a NUL (where `length()` stops) are all kept.
+/// is looked up as all of its trigrams. Without it: `diag_folded_contains(eventMessage, needle)`
+/// folds the message as the index does and searches it (`FoldedContainsFunction`).
 enum MessageSearch {
     /// True when the index can serve the needle: 3 characters or more.
     static func usesIndex(_ foldedNeedle: String) -> Bool {
         foldedNeedle.unicodeScalars.count >= 3
     }
 
-    /// `length()` of a text counts its characters up to the first NUL, so it equals the byte
-    /// length exactly when the message is ASCII without a NUL: every other message is kept for
-    /// the caller. (A `GLOB '*[^\x01-\x7F]*'` said the same at ~15 µs a record, decoding each
-    /// character; this comparison is a byte count and a type change, ~7× less on the scan path.)
-    static let scanCondition = "(instr(lower(eventMessage), ?) > 0 OR length(eventMessage) <> length(CAST(eventMessage AS BLOB)))"
+    /// Without the index: the folded message searched for the needle by a function of ours
+    /// (`FoldedContainsFunction`), on the bytes for ASCII messages.
+    static let scanCondition = "\(FoldedContainsFunction.name)(eventMessage, ?)"
 
     static func scanBindings(needle: String) -> [SQLValueConvertible?] {
         [needle]

@@ -29,18 +29,10 @@ public struct ChunkInfo: Codable, Sendable, Hashable {
         self.searchIndex = searchIndex
     }
 
-    static func fileName(sequence: Int64) -> String {
-        let digits = String(sequence)
-        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits + ".chunk.sqlite"
-    }
+    static func fileName(sequence: Int64) -> String { StoreLayout.chunkFileName(sequence: sequence) }
 
     /// The sequence number from a file name, or nil when the name is not a chunk's.
-    public static func sequence(fromFileName name: String) -> Int64? {
-        guard name.hasSuffix(".chunk.sqlite") else { return nil }
-        let stem = name.dropLast(".chunk.sqlite".count)
-        guard !stem.isEmpty, stem.allSatisfy(\.isASCII), stem.allSatisfy(\.isNumber) else { return nil }
-        return Int64(stem)
-    }
+    public static func sequence(fromFileName name: String) -> Int64? { StoreLayout.sequence(ofChunkFile: name) }
 }
 
 /// The contents of `Info.json`: what the store holds, for tools that do not open every chunk.
@@ -189,7 +181,7 @@ extension StoreInfo {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         do {
             let data = try encoder.encode(self)
-            let temporary = url.deletingLastPathComponent().appendingPathComponent(".Info.json.\(getpid()).tmp")
+            let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(StoreLayout.infoFile).\(getpid()).tmp")
             try data.write(to: temporary)
             if rename(temporary.path, url.path) != 0 {
                 let reason = String(cString: strerror(errno))

@@ -10,7 +10,7 @@ final class WriterLock {
     /// `waiting`: block until the lock is free instead of failing at once (readers that
     /// upgrade an old store take it so that only one of them migrates; `openForReading`).
     init(storeURL: URL, waiting: Bool = false) throws {
-        path = storeURL.appendingPathComponent("writer.lock").path
+        path = StoreLayout.writerLockURL(storeURL).path
         let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw StoreError(.io, path: path, reason: "cannot open the writer lock: \(String(cString: strerror(errno)))")
