@@ -1,4 +1,5 @@
 import DiagModel
+import DiagProtocol
 
 /// One connection's protocol, without its socket: frames the bytes read into lines, reads each
 /// line, stamps the kernel's identity of the peer on records, routes them (store, ring, streams)
