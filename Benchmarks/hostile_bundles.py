@@ -366,6 +366,22 @@ def huge_info(name):
     archive(name, lambda tar: tar.bundle(bundle_files(info=info)))
 
 
+@case("many-chunks-info", 65, "Info.json under the store's 16 MiB bound, over a bundle's 4 MiB: 125,000 chunks listed")
+def many_chunks_info(name):
+    archive(name, lambda tar: tar.bundle(bundle_files(info=info_listing_chunks(125_000))))
+
+
+@case("listed-chunks-info", 0, "Info.json just under a bundle's 4 MiB bound: 30,000 chunks listed (1,000 with --small), one there")
+def listed_chunks_info(name):
+    archive(name, lambda tar: tar.bundle(bundle_files(info=info_listing_chunks(1_000 if SMALL else 30_000))))
+
+
+def info_listing_chunks(count):
+    chunks = [{"file": f"{index + 2:016d}.chunk.sqlite", "sequence": index + 2, "sealed": True, "recordCount": 1,
+               "byteCount": 1, "searchIndex": False} for index in range(count)]
+    return json.dumps({"formatVersion": 3, "identifier": "7C1D4F0E-0000-4000-8000-000000000002", "chunks": chunks}).encode()
+
+
 @case("nested-info", "0/65", "Info.json nested 100,000 arrays deep")
 def nested_info(name):
     archive(name, lambda tar: tar.bundle(bundle_files(info=b"[" * 100_000 + b"]" * 100_000)))

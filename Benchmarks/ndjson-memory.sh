@@ -48,15 +48,21 @@ measure() {
     read -r seconds kilobytes <"$report"
     printf '%-44s %8.2f s   peak RSS %6.1f MiB\n' "$label" "$seconds" "$(awk "BEGIN { print $kilobytes / 1024 }")"
     echo "$seconds" >"$work/last"
+    echo "$kilobytes" >>"$work/peaks"
 }
 
 echo "diag show over $count records ($(du -sh "$store" | cut -f1) store)"
+: >"$work/peaks"
 measure "ndjson, no predicate (reference)" "$diag" fast --style ndjson
 reference=$(cat "$work/last")
 measure "ndjson, subsystem != \"x\"" "$diag" fast --style ndjson --predicate 'subsystem != "x"'
 printf '%-44s %8.2f×   (target ≤ 1.05)\n' "  time ratio to the reference" "$(awk "BEGIN { print $(cat "$work/last") / $reference }")"
 measure "ndjson, subsystem != \"x\", slow pipe" "$diag" slow --style ndjson --predicate 'subsystem != "x"'
 measure "json, subsystem != \"x\", slow pipe" "$diag" slow --style json --predicate 'subsystem != "x"'
+# The issue's bound on the three runs with the predicate (lines 2 to 4 of the peaks).
+largest=$(sed -n 2,4p "$work/peaks" | sort -n | tail -1)
+printf '%-44s %8.1f MiB (target < 64 MiB: %s)\n' "  largest peak RSS with the predicate" "$(awk "BEGIN { print $largest / 1024 }")" \
+    "$([ "$largest" -lt $((64 * 1024)) ] && echo met || echo NOT met)"
 if [ -n "${BEFORE:-}" ]; then
     measure "BEFORE: ndjson, subsystem != \"x\"" "$BEFORE" fast --style ndjson --predicate 'subsystem != "x"'
     printf '%-44s %8.2f×\n' "  time ratio to the reference" "$(awk "BEGIN { print $(cat "$work/last") / $reference }")"

@@ -31,7 +31,7 @@ swiftc "${flags[@]}" -emit-library -static -module-name DiagModel -emit-module-p
     "$root"/Sources/DiagModel/*.swift -o "$out/libDiagModel.a"
 swiftc "${flags[@]}" -emit-library -static -module-name DiagStore -emit-module-path "$out/DiagStore.swiftmodule" \
     -I "$out" -I "$root/Sources/CSQLite" $(find "$root/Sources/DiagStore" -name '*.swift') -o "$out/libDiagStore.a"
-swiftc "${flags[@]}" -emit-library -static -module-name DiagProtocol -emit-module-path "$out/DiagProtocol.swiftmodule" \
+swiftc "${flags[@]}" -emit-library -static -module-name DiagProtocol -emit-module-path "$out/DiagProtocol.swiftmodule" -I "$out" \
     "$root"/Sources/DiagProtocol/*.swift -o "$out/libDiagProtocol.a"
 swiftc "${flags[@]}" -emit-library -static -module-name DiagBundle -emit-module-path "$out/DiagBundle.swiftmodule" \
     -I "$out" -I "$out/CArchive" -I "$root/Sources/CSQLite" "${bundle_files[@]}" -o "$out/libDiagBundle.a"

@@ -1,10 +1,10 @@
 #!/bin/bash
 # Runs the bundle fuzzer for SECONDS (default 60) on Fuzz/Bundle/corpus, building it if needed.
-# The seeds are the archives of `python3 Benchmarks/hostile_bundles.py corpus --small` (without
-# random-bytes, no seed), one per hostile case of issue 13 (path traversal,
-# links, a device, a FIFO, duplicate and unlisted entries, an oversize entry, an oversize manifest,
-# chunks with a trigger or a view, a version-1 chunk, control bytes in names) and one good small
-# bundle; new inputs go to build/corpus.
+# The seeds are the archives `python3 Benchmarks/hostile_bundles.py corpus --small` writes, one
+# per hostile case of issue 13 (path traversal, links, a device, a FIFO, duplicate and unlisted
+# entries, an oversize entry, an oversize manifest, chunks with a trigger or a view, a version-1
+# chunk, control bytes in names, a long Info.json) and a good small bundle; left out are
+# random-bytes (no seed) and many-chunks-info (700 KB). New inputs go to build/corpus.
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds="${1:-60}"

@@ -94,42 +94,44 @@ public struct BundleManifest: Sendable, Equatable {
         guard Int64(data.count) <= Self.maximumFileSize else {
             throw bad("\(data.count) bytes, over the bound of \(Self.maximumFileSize) bytes for a manifest")
         }
-        let parsed: Any
-        do { parsed = try JSONSerialization.jsonObject(with: data) } catch {
-            let cause = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            throw bad("not valid JSON\(cause.map { " (\($0))" } ?? "")")
+        let document: ManifestDocument
+        do { document = try JSONDecoder().decode(ManifestDocument.self, from: data) } catch DecodingError.typeMismatch {
+            throw bad("not a JSON object")
+        } catch let DecodingError.dataCorrupted(context) {
+            let cause = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String ?? context.debugDescription
+            throw bad("not valid JSON (\(cause))")
+        } catch {
+            throw bad("not valid JSON (\(error))")
         }
-        guard let object = parsed as? [String: Any] else { throw bad("not a JSON object") }
-        func string(_ key: String) throws -> String {
-            guard let value = object[key] as? String else { throw bad("'\(key)' is missing or not a string") }
+        func string(_ value: String?, _ key: String) throws -> String {
+            guard let value else { throw bad("'\(key)' is missing or not a string") }
             return value
         }
-        func integer(_ value: Any?) -> Int64? { (value as? NSNumber).flatMap { Int64(exactly: $0.doubleValue) ?? $0.int64Value } }
-        guard let version = integer(object["formatVersion"]) else { throw bad("'formatVersion' is missing or not a number") }
+        guard let version = document.formatVersion else { throw bad("'formatVersion' is missing or not a number") }
         guard version >= 1, version <= Int64(BundleManifest.currentFormatVersion) else {
             throw bad("format version \(version) is not supported (this diag reads versions 1 to \(BundleManifest.currentFormatVersion))")
         }
-        guard let created = integer(object["createdNanoseconds"]) else { throw bad("'createdNanoseconds' is missing or not a number") }
-        self.init(kind: try string("kind"), toolVersion: try string("toolVersion"), host: try string("host"), kernel: try string("kernel"), created: created)
+        guard let created = document.createdNanoseconds else { throw bad("'createdNanoseconds' is missing or not a number") }
+        self.init(
+            kind: try string(document.kind, "kind"), toolVersion: try string(document.toolVersion, "toolVersion"),
+            host: try string(document.host, "host"), kernel: try string(document.kernel, "kernel"), created: created)
         formatVersion = Int(version)
-        let window = object["window"] as? [String: Any] ?? [:]
-        windowStart = integer(window["startNanoseconds"])
-        windowEnd = integer(window["endNanoseconds"])
-        predicate = object["predicate"] as? String
-        title = object["title"] as? String
-        timeZone = (object["timeZone"] as? String).flatMap { $0.count <= 64 ? $0 : nil }
-        timeZoneOffsetSeconds = integer(object["timeZoneOffsetSeconds"]).flatMap { abs($0) <= 18 * 3600 ? Int($0) : nil }
-        redacted = object["redacted"] as? Bool ?? false
-        identifiers = object["identifiers"] as? [String: String] ?? [:]
-        recordCounts = (object["recordCounts"] as? [String: Any] ?? [:]).compactMapValues { integer($0) }
-        stores = (object["stores"] as? [[String: Any]] ?? []).compactMap { store in
-            guard let name = store["name"] as? String, let snapshot = store["snapshot"] as? String else { return nil }
-            return StoreFile(name: name, sourcePath: store["sourcePath"] as? String ?? "", snapshot: snapshot, asFound: store["asFound"] as? [String] ?? [])
+        windowStart = document.windowStart
+        windowEnd = document.windowEnd
+        predicate = document.predicate
+        title = document.title
+        timeZone = document.timeZone.flatMap { $0.count <= 64 ? $0 : nil }
+        timeZoneOffsetSeconds = document.timeZoneOffsetSeconds.flatMap { abs($0) <= 18 * 3600 ? Int($0) : nil }
+        redacted = document.redacted ?? false
+        identifiers = document.identifiers ?? [:]
+        recordCounts = (document.recordCounts ?? [:]).compactMapValues(\.value)
+        stores = (document.stores ?? []).compactMap { store in
+            guard let name = store.name, let snapshot = store.snapshot else { return nil }
+            return StoreFile(name: name, sourcePath: store.sourcePath ?? "", snapshot: snapshot, asFound: store.asFound ?? [])
         }
-        guard let files = object["files"] as? [[String: Any]] else { throw bad("'files' is missing or not a list") }
+        guard let files = document.files else { throw bad("'files' is missing or not a list") }
         self.files = try files.enumerated().map { index, file in
-            guard let path = file["path"] as? String, let size = integer(file["size"]), let sha = file["sha256"] as? String,
-                  sha.count == 64, sha.allSatisfy(\.isHexDigit)
+            guard let path = file.path, let size = file.size, let sha = file.sha256, sha.count == 64, sha.allSatisfy(\.isHexDigit)
             else { throw bad("files[\(index)] needs a 'path', a 'size' and a 64-digit hex 'sha256'") }
             return BundleFileDigest(path: path, size: size, sha256: sha.lowercased())
         }

@@ -11,8 +11,12 @@ import Foundation
 /// is bounded in size. A chunk of the first release is replaced, in a folder the cache owns, by
 /// a fresh chunk its rows are copied into: never migrated in place, never with its own schema.
 enum ForeignStore {
-    /// The largest `Info.json` read: a store of a million chunks needs less than half of it.
-    static let maximumInfoSize = StoreInfo.maximumFileSize
+    /// The largest `Info.json` read from a bundle: 4 MiB lists about 30,000 chunks, far more than
+    /// a bundle within the 4 GiB unpack bound holds. Below the 16 MiB bound of this machine's own
+    /// stores (`StoreInfo.maximumFileSize`) because reading it costs memory: a bundle's Info.json
+    /// of 15.6 MB listing 125,000 chunks took `diag show` to 185 MiB (Benchmarks/hostile-bundles.sh,
+    /// case many-chunks-info); at 4 MiB it stays under 64 MiB.
+    static let maximumInfoSize: Int64 = 4 << 20
 
     /// Checks the store under `root` (a bundle's top folder). `migrate` replaces older chunks
     /// (only in a folder the cache owns, before it is published); otherwise they are refused.

@@ -8,11 +8,11 @@ struct HostileBundlesScriptTests {
     static let script = BuiltProducts.fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Benchmarks/hostile-bundles.sh").path
     static let cases = ["good", "dotdot-path", "symlink", "fifo-entry", "unlisted-bomb", "trigger-version1",
-                        "view-recursive", "control-names", "control-records", "version1-chunk"]
+                        "view-recursive", "control-names", "control-records", "version1-chunk", "many-chunks-info"]
 
     @Test func everyCaseEndsWithinItsBoundsAndLeavesNothing() throws {
         let result = try run("/bin/bash", [Self.script, "--small"], environment: [
-            "DIAG": BuiltProducts.path("diag"), "CASES": Self.cases.joined(separator: ","),
+            "DIAG": BuiltProducts.path("diag"), "CASES": Self.cases.joined(separator: ","), "BOUND_SECONDS": "300",
         ])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         for name in Self.cases {
@@ -21,6 +21,18 @@ struct HostileBundlesScriptTests {
             #expect(rows.allSatisfy { $0.hasSuffix(" ok") }, "\(rows)")
         }
         #expect(result.stdout.contains("\(Self.cases.count) cases, \(Self.cases.count * 2) commands, 0 failed"), "\(result.stdout)")
+    }
+
+    /// The run's first finding: a manifest under its 16 MiB bound listing 140,000 missing files
+    /// took verify and show to 461 MiB (JSONSerialization boxes every value); decoded into
+    /// ManifestDocument they stay under the run's 128 MiB, and exit 65.
+    @Test func aManifestListingManyFilesStaysUnderTheMemoryBound() throws {
+        let result = try run("/bin/bash", [Self.script], environment: [
+            "DIAG": BuiltProducts.path("diag"), "CASES": "many-listed", "BOUND_SECONDS": "300",
+        ])
+        #expect(result.status == 0, "\(result.stdout)")
+        let rows = result.stdout.split(separator: "\n").filter { $0.hasPrefix("many-listed ") }
+        #expect(rows.count == 2 && rows.allSatisfy { $0.hasSuffix(" ok") }, "\(result.stdout)")
     }
 
     /// The checks can fail: a `diag` that exits 1, leaves a folder in the cache and writes a raw
