@@ -27,13 +27,8 @@ small=()
 [ "${1:-}" = "--small" ] && small=(--small)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-if [ -n "${DIAG:-}" ]; then
-    diag=$DIAG
-else
-    echo "building diag (release)…" >&2
-    swift build -c release --product diag --package-path "$repo" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
-    diag="$repo/.build/release/diag"
-fi
+source "$repo/Benchmarks/lib.sh"
+diag=$(diag_binary "$repo" "$work")
 seconds_bound=${BOUND_SECONDS:-20}
 rss_bound_kib=$((128 * 1024))
 marker=BUNDLE-SQL-WAS-EVALUATED

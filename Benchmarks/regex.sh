@@ -16,13 +16,8 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 count=${1:-200000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-if [ -n "${DIAG:-}" ]; then
-    diag=$DIAG
-else
-    echo "building diag (release)…" >&2
-    swift build -c release --product diag --package-path "$repo" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
-    diag="$repo/.build/release/diag"
-fi
+source "$repo/Benchmarks/lib.sh"
+diag=$(diag_binary "$repo" "$work")
 "$diag" generate --count "$count" --output "$work/records.ndjson"
 
 # The best of three runs of `diag show --style compact FILE --predicate P`, in seconds; the line count in $work/lines.
