@@ -45,9 +45,9 @@ public final class FrameBatch {
 /// keeps a steady number of batches (read ahead, being sent, in the replay window), so once
 /// that many buffers exist no more are made.
 final class FrameBufferPool: @unchecked Sendable {
-    // Safe: `free` is touched only under `lock`; a buffer is in `free` or owned by one batch or
-    // one encoder, never two.
-    private let lock = NSLock()
+    // Safe: `free` is touched only under `lock` (a `FieldLock`: a `ByteWriter` is not
+    // `Sendable`); a buffer is in `free` or owned by one batch or one encoder, never two.
+    private let lock = FieldLock()
     private var free: [ByteWriter] = []
     /// Buffers kept at most, and the largest kept (a batch of huge messages is not held on to).
     static let keptBuffers = 4
