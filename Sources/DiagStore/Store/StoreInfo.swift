@@ -84,7 +84,8 @@ extension StoreInfo {
     /// chunks), more than any store this machine keeps.
     public static let maximumFileSize: Int64 = 16 << 20
 
-    static func load(from url: URL) throws -> StoreInfo {
+    /// Reads a store's `Info.json`, bounded and checked (`diag verify` reads a bundle's with it).
+    public static func load(from url: URL) throws -> StoreInfo {
         let data: Data
         do {
             // Bounded before it is read: Info.json may come from a bundle made elsewhere.
