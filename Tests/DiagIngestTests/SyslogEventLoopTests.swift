@@ -80,4 +80,26 @@ import TestSupport
         active.close()
         #expect(syslog.daemon.stop() == 0)
     }
+
+    /// Refusals are reported while diagd runs, not only when it stops: the first at once, the
+    /// next when its interval (`SyslogIntake.reportInterval`, 5 s) has passed, by the loop's
+    /// report timer, with nothing else happening meanwhile.
+    @Test func refusedDatagramsAreReportedByTheLoopsTimerWhileDiagdRuns() throws {
+        let syslog = try SyslogDaemon()
+        let sender = try DatagramSender(path: syslog.syslogPath)
+        let report = "syslog: refused 1 malformed message; the first: a datagram from pid \(getpid())"
+        func reports() -> Int { syslog.daemon.stderr.components(separatedBy: report).count - 1 }
+        func waitForReports(_ count: Int) -> Bool {
+            let deadline = Date(timeIntervalSinceNow: 30)
+            while reports() < count && Date() < deadline { usleep(50_000) }
+            return reports() >= count
+        }
+        try sender.send(Array("<999>a first bad priority".utf8))
+        #expect(waitForReports(1), "\(syslog.daemon.stderr)")
+        try sender.send(Array("<999>a second bad priority".utf8))
+        #expect(waitForReports(2), "\(syslog.daemon.stderr)")
+        #expect(try syslog.stats()["syslogInvalid"] == .int(2))
+        #expect(syslog.daemon.stop() == 0)
+        #expect(reports() == 2)
+    }
 }
