@@ -53,7 +53,7 @@ import TestSupport
     }
 
     /// A slow client: a frame begun and never finished. Others are served meanwhile, and after
-    /// `SyslogTCPListener.idleSeconds` (30 s) of silence the connection is closed with its reason.
+    /// `SyslogTCPListener.stallSeconds` (30 s) of silence the connection is closed with its reason.
     @Test func aClientThatStallsInAFrameIsClosedAndOthersAreServedMeanwhile() throws {
         let port = try LoopbackPort.free()
         let syslog = try SyslogDaemon(extra: ["--syslog-tcp", "127.0.0.1:\(port)"])
