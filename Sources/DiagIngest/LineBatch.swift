@@ -5,7 +5,8 @@ struct LineBatch {
     var receiptTime: Int64 = 0
     var storeFailure: String?
     var levels = LevelConfiguration.Snapshot(global: .systemDefault)
-    var persisted: [LogRecord] = []
+    /// Packed as the bind values of their rows, for the writer (`PackedRecords`).
+    var persisted = PackedRecords()
     var ringOnly: [LogRecord] = []
     /// Sizes of the lines the records came from: what bounds the queue's and the ring's memory.
     var persistedBytes = 0
@@ -14,6 +15,8 @@ struct LineBatch {
     var live: [LogRecord] = []
     var streaming = false
     var dropped = 0
+    /// Reads plain record lines straight into `persisted` (its scratch kept from line to line).
+    private var reader = RecordLineReader()
 
     mutating func begin(receiptTime: Int64, storeFailure: String?, levels: LevelConfiguration.Snapshot, streaming: Bool) {
         self.receiptTime = receiptTime
@@ -35,6 +38,25 @@ struct LineBatch {
             ringOnlySizes.append(size)
         case .dropped: dropped += 1
         }
+    }
+
+    /// Takes a record line straight into its packed row when the store is all that wants it
+    /// (the store takes writes, no live stream, the level settings persist it), stamped with the
+    /// kernel's identity of the peer. False when the line is anything else: the caller reads it
+    /// the general way (`ClientMessage.parse`), which gives the same record or the error.
+    mutating func takePlainRecord(_ line: UnsafeRawBufferPointer, from peer: PeerIdentity) -> Bool {
+        guard storeFailure == nil, !streaming else { return false }
+        let bytes = line.assumingMemoryBound(to: UInt8.self)
+        guard reader.read(bytes) else { return false }
+        let reader = self.reader
+        let destination = levels.destination(
+            messageType: reader.messageType, subsystem: { reader.subsystem(in: bytes) }, category: { reader.category(in: bytes) })
+        guard destination == .persisted else { return false }
+        reader.appendRow(
+            from: bytes, to: &persisted, receiptTime: receiptTime,
+            process: peer.process, processID: peer.processID, processImagePath: peer.processImagePath, userID: peer.userID)
+        persistedBytes += line.count
+        return true
     }
 
     mutating func reset() {

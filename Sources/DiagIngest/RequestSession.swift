@@ -154,6 +154,7 @@ struct RequestSession {
             refuse(line: number, "line is \(length) bytes; a line may be at most \(LineFramer.defaultMaximumLength) bytes (1 MiB)")
             return true
         case .line(let number, let bytes):
+            if batch.takePlainRecord(bytes, from: peer) { return true }
             let message: ClientMessage?
             do {
                 message = try ClientMessage.parse(bytes, receiptTime: batch.receiptTime)

@@ -58,6 +58,30 @@ final class ChunkWriter {
         return (oldest, newest)
     }
 
+    /// Appends packed rows in one transaction, binding their bytes where they are (no copy:
+    /// the batch outlives the statement's use of them, and the bindings are cleared after).
+    func append(_ packed: PackedRecords) throws -> (oldest: Int64, newest: Int64)? {
+        guard !packed.isEmpty else { return nil }
+        var oldest = Int64.max
+        var newest = Int64.min
+        defer { insert.clearBindings() }
+        do {
+            try database.inTransaction(.immediate) {
+                try packed.forEachRow { row in
+                    let timestamp = try RecordRow.bind(&row, to: insert)
+                    _ = try insert.step()
+                    insert.reset()
+                    oldest = min(oldest, timestamp)
+                    newest = max(newest, timestamp)
+                }
+            }
+        } catch {
+            insert.reset()
+            throw StoreError.chunk(path, error)
+        }
+        return (oldest, newest)
+    }
+
     /// The size of the database in bytes, counting pages still in the WAL.
     func logicalSize() throws -> Int64 {
         defer { pageCount.reset() }
