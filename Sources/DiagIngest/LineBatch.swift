@@ -1,4 +1,5 @@
 import DiagModel
+import Synchronization
 
 /// The records read from one `read`, sorted by where they go.
 struct LineBatch {
@@ -31,6 +32,7 @@ struct LineBatch {
         if streaming && destination != .dropped { live.append(copy record) }
         switch destination {
         case .persisted:
+            if persisted.capacity == 0 { persisted = Self.buffers.lend() }
             persisted.append(record)
             persistedBytes += size
         case .ringOnly:
@@ -46,6 +48,7 @@ struct LineBatch {
     /// the general way (`ClientMessage.parse`), which gives the same record or the error.
     mutating func takePlainRecord(_ line: UnsafeRawBufferPointer, from peer: PeerIdentity) -> Bool {
         guard storeFailure == nil, !streaming else { return false }
+        if persisted.capacity == 0 { persisted = Self.buffers.lend() }
         let bytes = line.assumingMemoryBound(to: UInt8.self)
         guard reader.read(bytes) else { return false }
         let reader = self.reader
@@ -60,7 +63,7 @@ struct LineBatch {
     }
 
     mutating func reset() {
-        persisted.removeAll(keepingCapacity: true)
+        Self.buffers.giveBack(&persisted)
         ringOnly = []
         persistedBytes = 0
         ringOnlySizes = []
@@ -84,5 +87,39 @@ extension JSONValue {
         var writer = JSONWriter()
         writer.append(self)
         return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+extension LineBatch {
+    /// The batches' row buffers, lent for a batch and given back when it is queued: a batch
+    /// (up to a read's worth, ~1,000 records) then reuses a grown buffer instead of growing a
+    /// new one, and an idle connection holds none. A few, as many as batches fill at once.
+    static let buffers = PackedBufferPool(keeping: 16, largest: 4 << 20)
+}
+
+/// Emptied `PackedRecords` buffers kept for reuse: at most `keeping`, none over `largest` bytes.
+final class PackedBufferPool: Sendable {
+    private let spares = Mutex<[PackedRecords]>([])
+    let keeping: Int
+    let largest: Int
+
+    init(keeping: Int, largest: Int) {
+        self.keeping = keeping
+        self.largest = largest
+    }
+
+    func lend() -> PackedRecords {
+        spares.withLock { $0.popLast() } ?? PackedRecords()
+    }
+
+    /// Takes `buffer`'s storage (emptied), leaving it an empty buffer without any.
+    func giveBack(_ buffer: inout PackedRecords) {
+        var taken = PackedRecords()
+        swap(&taken, &buffer)
+        guard taken.capacity > 0, taken.capacity <= largest else { return }
+        taken.removeAll(keepingCapacity: true)
+        spares.withLock { spares in
+            if spares.count < keeping { spares.append(taken) }
+        }
     }
 }

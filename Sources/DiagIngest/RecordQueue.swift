@@ -54,9 +54,9 @@ final class RecordQueue: @unchecked Sendable {
         return push(taking: &records, bytes: bytes)
     }
 
-    /// The same, taking packed rows: when nothing waits, they become the queue (no copy) and
-    /// `records` gets an empty buffer back. The queue's own large buffer is kept (as `spare`)
-    /// rather than handed to a connection, which would hold it while idle.
+    /// The same, emptying `records` but leaving it its capacity: the rows are copied (one
+    /// memcpy) into the queue's buffer, which keeps its own capacity from batch to batch, so
+    /// neither side grows a fresh buffer, page fault by page fault, for every read.
     @discardableResult
     func push(taking records: inout PackedRecords, bytes: Int) -> Bool {
         guard !records.isEmpty else { return true }
@@ -66,14 +66,9 @@ final class RecordQueue: @unchecked Sendable {
         guard !closed else { return false }
         queuedTotal += records.count
         pendingBytes += bytes
-        if pending.isEmpty {
-            if pending.capacity > spare.capacity { swap(&pending, &spare) }
-            swap(&pending, &records)
-            if records.capacity > 1 << 20 { records = PackedRecords() }
-        } else {
-            pending.append(contentsOf: records)
-            records.removeAll(keepingCapacity: true)
-        }
+        if pending.isEmpty && pending.capacity < spare.capacity { swap(&pending, &spare) }
+        pending.append(contentsOf: records)
+        records.removeAll(keepingCapacity: true)
         condition.broadcast()
         return true
     }

@@ -165,7 +165,8 @@ struct RowWriter {
     mutating func integer(_ value: Int64?) {
         guard let value else { return null() }
         bytes.append(PackedRecords.Tag.integer.rawValue)
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        // As typed bytes: Array's append of raw bytes goes element by element.
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     mutating func text(_ value: String?) {
@@ -175,7 +176,7 @@ struct RowWriter {
 
     mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) {
         bytes.append(PackedRecords.Tag.text.rawValue)
-        withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
         bytes.append(contentsOf: utf8)
     }
 }
