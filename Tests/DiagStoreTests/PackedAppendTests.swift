@@ -27,6 +27,11 @@ import TestSupport
         #expect(byRows.info.newestTimestamp == byRecords.info.newestTimestamp)
     }
 
+    @Test func aPackedRowHasEveryColumnOfTheTable() {
+        #expect(PackedRecords.columnCount == RecordFields.all.count)
+        #expect(PackedRecords.columnCount == ChunkSchema.columns.count - 1)
+    }
+
     @Test func packedRowsReadBackAsTheirRecords() throws {
         #expect(try PackedRecords(Self.records).records() == Self.records)
         #expect(try PackedRecords().records().isEmpty)
