@@ -42,12 +42,13 @@ struct LineBatch {
         }
     }
 
-    /// Takes a record line straight into its packed row when the store is all that wants it
-    /// (the store takes writes, no live stream, the level settings persist it), stamped with the
-    /// kernel's identity of the peer. False when the line is anything else: the caller reads it
-    /// the general way (`ClientMessage.parse`), which gives the same record or the error.
+    /// Takes a record line straight into its packed row when the level settings persist it and
+    /// the store takes writes, stamped with the kernel's identity of the peer (and read back as
+    /// a `LogRecord` for the live streams, when there are any). False when the line is anything
+    /// else: the caller reads it the general way (`ClientMessage.parse`), which gives the same
+    /// record or the error.
     mutating func takePlainRecord(_ line: UnsafeRawBufferPointer, from peer: PeerIdentity) -> Bool {
-        guard storeFailure == nil, !streaming else { return false }
+        guard storeFailure == nil else { return false }
         if persisted.capacity == 0 { persisted = Self.buffers.lend() }
         let bytes = line.assumingMemoryBound(to: UInt8.self)
         guard reader.read(bytes) else { return false }
@@ -59,6 +60,10 @@ struct LineBatch {
             from: bytes, to: &persisted, receiptTime: receiptTime,
             process: peer.process, processID: peer.processID, processImagePath: peer.processImagePath, userID: peer.userID)
         persistedBytes += line.count
+        if streaming {
+            // Rows written here always read back; were one not to, the stream would miss it, not the store.
+            if let record = try? persisted.lastRecord() { live.append(record) }
+        }
         return true
     }
 

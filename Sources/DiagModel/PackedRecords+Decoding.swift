@@ -27,6 +27,16 @@ extension PackedRecords {
         return records
     }
 
+    /// The record of the last row appended: for a live stream that wants it as a `LogRecord`.
+    public func lastRecord() throws(PackedRecordsError) -> LogRecord? {
+        guard count > 0 else { return nil }
+        let start = lastRowStart
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(PackedRecordsError) in
+            var row = Row(buffer: buffer, offset: start)
+            return try Self.record(&row, number: count - 1)
+        }
+    }
+
     private static func record(_ row: inout Row, number: Int) throws(PackedRecordsError) -> LogRecord {
         var fields = RecordFields.all.makeIterator()
         func next() -> (Value, String) { (row.next(), fields.next()?.name ?? "?") }

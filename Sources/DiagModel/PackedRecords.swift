@@ -18,6 +18,8 @@ public struct PackedRecords: Sendable, ExpressibleByArrayLiteral {
 
     public private(set) var bytes: [UInt8] = []
     public private(set) var count = 0
+    /// Where the last row starts in `bytes`.
+    public private(set) var lastRowStart = 0
 
     public init() {}
 
@@ -39,15 +41,19 @@ public struct PackedRecords: Sendable, ExpressibleByArrayLiteral {
     public mutating func removeAll(keepingCapacity: Bool) {
         bytes.removeAll(keepingCapacity: keepingCapacity)
         count = 0
+        lastRowStart = 0
     }
 
     public mutating func append(contentsOf other: PackedRecords) {
+        guard !other.isEmpty else { return }
+        lastRowStart = bytes.count + other.lastRowStart
         bytes.append(contentsOf: other.bytes)
         count += other.count
     }
 
     /// Packs a record's fields, in column order.
     public mutating func append(_ record: LogRecord) {
+        lastRowStart = bytes.count
         var row = RowWriter(bytes: bytes)
         bytes = []
         row.integer(record.timestamp)
@@ -86,6 +92,7 @@ public struct PackedRecords: Sendable, ExpressibleByArrayLiteral {
     /// Appends one row written by `write`, which must write every column in order.
     @usableFromInline
     mutating func appendRow(_ write: (inout RowWriter) -> Void) {
+        lastRowStart = bytes.count
         var row = RowWriter(bytes: bytes)
         bytes = []
         write(&row)

@@ -54,6 +54,27 @@ import Testing
         #expect(row == generalRow(line))
     }
 
+    /// A live stream gets the row read back as a record: the general reader's record.
+    @Test(arguments: plainLines)
+    func theLastRowReadsBackAsTheGeneralReadersRecord(_ line: String) throws {
+        var packed = PackedRecords([LogRecord(timestamp: 1, eventMessage: "a row before")])
+        var reader = RecordLineReader()
+        let bytes = Array(line.utf8)
+        let taken = bytes.withUnsafeBufferPointer { buffer in
+            guard reader.read(buffer) else { return false }
+            reader.appendRow(
+                from: buffer, to: &packed, receiptTime: Self.receiptTime,
+                process: "client", processID: 4242, processImagePath: "/usr/bin/client", userID: 1000)
+            return true
+        }
+        try #require(taken)
+        #expect(try packed.lastRecord() == generalRecord(bytes))
+        var joined = PackedRecords([LogRecord(timestamp: 2, eventMessage: "another")])
+        joined.append(contentsOf: packed)
+        #expect(try joined.lastRecord() == generalRecord(bytes))
+        #expect(try joined.records().count == 3)
+    }
+
     @Test(arguments: otherLines)
     func leavesOtherLinesToTheGeneralReader(_ line: String) throws {
         #expect(fastRow(line) == nil)
@@ -120,13 +141,17 @@ import Testing
     }
 
     private func generalRow(_ bytes: [UInt8]) -> [UInt8]? {
+        generalRecord(bytes).map { PackedRecords([$0]).bytes }
+    }
+
+    private func generalRecord(_ bytes: [UInt8]) -> LogRecord? {
         guard var record = try? LogRecord(jsonBytes: bytes, defaultTimestamp: Self.receiptTime) else { return nil }
         record.receiptTime = Self.receiptTime
         record.process = "client"
         record.processID = 4242
         record.processImagePath = "/usr/bin/client"
         record.userID = 1000
-        return PackedRecords([record]).bytes
+        return record
     }
 }
 
