@@ -118,7 +118,7 @@ public struct RecordLineReader {
             scanner.skipWhitespace()
             guard scanner.index < bytes.count else { return false }
             if let field = LogRecordField.named(key) {
-                let bit: UInt64 = 1 << UInt64(Self.bit(of: field))
+                let bit: UInt64 = 1 << UInt64(field.bit)
                 guard seen & bit == 0 else { return false }
                 seen |= bit
                 guard try value(of: field, &scanner) else { return false }
@@ -153,39 +153,6 @@ public struct RecordLineReader {
             end += 1
         }
         return nil
-    }
-
-    /// A bit of its own for each field, to refuse a repeated key (left to `LogRecord(jsonBytes:)`,
-    /// which judges the last value).
-    private static func bit(of field: LogRecordField) -> Int {
-        switch field {
-        case .timestamp: 0
-        case .timestampNanoseconds: 1
-        case .messageType: 2
-        case .eventType: 3
-        case .eventMessage: 4
-        case .message: 5
-        case .composedMessage: 6
-        case .process: 7
-        case .processID: 8
-        case .processImagePath: 9
-        case .userID: 10
-        case .sender: 11
-        case .senderImagePath: 12
-        case .subsystem: 13
-        case .category: 14
-        case .threadID: 15
-        case .activityIdentifier: 16
-        case .parentActivityIdentifier: 17
-        case .traceID: 18
-        case .formatString: 19
-        case .signpostID: 20
-        case .signpostName: 21
-        case .signpostType: 22
-        case .signpostScope: 23
-        case .receiptTime: 24
-        case .metadata: 25
-        }
     }
 
     /// One known field's value into its slot; false when it is not of the plain shape.
