@@ -81,12 +81,18 @@ LAST=$(sed -E 's/.*finished=([0-9.]+).*/\1/' "$WORK"/client-*.out | sort -n | ta
 # machine, starts late; its late start is not diagd's time).
 START=$(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } s = v["finished"] - v["seconds"]; if (NR == 1 || s < first) first = s } END { printf "%.3f", first }' "$WORK"/client-*.out)
 PEAK_KB=$(awk '/VmHWM/ {print $2}' "/proc/$DIAGD_PID/status")
+# diagd's own counters ({"stats": true} on its socket): how large the writer's transactions were.
+STATS=$(python3 -c 'import json, socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"{\"stats\": true}\n")
+line = s.makefile().readline(); stats = json.loads(line)["stats"]
+print(stats["persisted"], stats["transactions"])' "$WORK/diagd.sock")
+read -r PERSISTED TRANSACTIONS <<<"$STATS"
 CPU=$(awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$DIAGD_PID/stat")
 if [[ -n "$PERF_PID" ]]; then kill -INT "$PERF_PID"; wait "$PERF_PID" || true; fi
 kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID"; DIAGD_PID=""
 STORED=$(for f in "$WORK"/store/Persist/*.chunk.sqlite; do sqlite3 "$f" "select count(*) from records where process <> 'diagd'" 2>/dev/null || echo 0; done | awk '{s += $1} END {print s}')
 
-awk -v rsyslog="$RSYSLOG_RATE" -v rsyslogcpu="$RSYSLOG_CPU" -v barecpu="$BARE_CPU" -v cpu="$CPU" -v total="$TOTAL" -v start="$START" -v last="$LAST" -v bare="$BARE_RATE" -v peak="$PEAK_KB" -v stored="$STORED" 'BEGIN {
+awk -v rsyslog="$RSYSLOG_RATE" -v rsyslogcpu="$RSYSLOG_CPU" -v barecpu="$BARE_CPU" -v cpu="$CPU" -v total="$TOTAL" -v start="$START" -v last="$LAST" -v bare="$BARE_RATE" -v peak="$PEAK_KB" -v stored="$STORED" -v persisted="$PERSISTED" -v transactions="$TRANSACTIONS" 'BEGIN {
     seconds = last - start; rate = total / seconds
     printf "\n%-36s %12s\n", "", "records/s"
     printf "%-36s %12d\n", "rsyslogd imtcp -> omfile, 4 senders", rsyslog
@@ -96,4 +102,5 @@ awk -v rsyslog="$RSYSLOG_RATE" -v rsyslogcpu="$RSYSLOG_CPU" -v barecpu="$BARE_CP
     printf "ratio diagd / bare: %.2f (target >= 0.60); target >= 300000 records/s: %s\n", rate / bare, (rate >= 300000 ? "met" : "NOT met")
     printf "CPU per record: diagd %.2f us (all threads), rsyslogd %.2f us, bare insert loop %.2f us; bare / diagd: %.2f\n", cpu * 1e6 / total, rsyslogcpu * 1e6 / total, barecpu * 1e6 / total, barecpu / cpu
     printf "diagd peak RSS: %.1f MiB (target < 128 MiB); records stored: %d of %d\n", peak / 1024, stored, total
+    printf "diagd writer: %d transactions, %.0f records each on average\n", transactions, persisted / (transactions > 0 ? transactions : 1)
 }'

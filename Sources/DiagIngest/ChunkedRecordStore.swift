@@ -28,8 +28,8 @@ final class ChunkedRecordStore: RecordStore {
         self.report = report
     }
 
-    func append(_ records: [LogRecord]) throws {
-        try store.append(records)
+    func append(_ records: PackedRecords) throws {
+        try store.append(packed: records)
     }
 
     /// Closed chunks left unsealed or unindexed while records keep arriving; past this many, they

@@ -81,7 +81,7 @@ final class ForwardingRecordStore: RecordStore {
         self.forwarding = forwarding
     }
 
-    func append(_ records: [LogRecord]) throws {
+    func append(_ records: PackedRecords) throws {
         try store.append(records)
         forwarding.wake()
     }

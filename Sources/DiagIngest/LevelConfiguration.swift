@@ -21,18 +21,26 @@ final class LevelConfiguration: Sendable {
         var isDefault: Bool { subsystems.isEmpty && categories.isEmpty && global == .systemDefault }
 
         func destination(of record: LogRecord) -> RecordDestination {
-            let severity = record.messageType.severity
+            destination(messageType: record.messageType, subsystem: { record.subsystem }, category: { record.category })
+        }
+
+        /// The same for a record not made into a `LogRecord`; its subsystem and category are
+        /// asked for only when some setting names one.
+        func destination(
+            messageType: MessageType, subsystem: () -> String?, category: () -> String?
+        ) -> RecordDestination {
+            let severity = messageType.severity
             if isDefault {
                 return severity >= MessageType.info.severity ? .persisted : .ringOnly
             }
             var enabled = global.enabled ?? .debug
             var persisted = global.persisted ?? .info
-            if let subsystem = record.subsystem {
+            if !subsystems.isEmpty || !categories.isEmpty, let subsystem = subsystem() {
                 if let mode = subsystems[subsystem] {
                     enabled = mode.enabled ?? enabled
                     persisted = mode.persisted ?? persisted
                 }
-                if let category = record.category, let mode = categories[subsystem]?[category] {
+                if let forSubsystem = categories[subsystem], let category = category(), let mode = forSubsystem[category] {
                     enabled = mode.enabled ?? enabled
                     persisted = mode.persisted ?? persisted
                 }

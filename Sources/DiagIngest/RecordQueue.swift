@@ -3,9 +3,10 @@ import Foundation
 
 /// The bounded hand-off from the connection threads to the single writer thread.
 ///
-/// Connection threads append their records to one contiguous array, so the writer takes a whole
-/// transaction's worth by swapping arrays, and the copying happens on the many connection
-/// threads rather than on the one writer. Capacity counts records: a full queue blocks `push`,
+/// Connection threads append their records, packed as the bind values of their rows
+/// (`PackedRecords`), to one contiguous buffer, so the writer takes a whole transaction's worth
+/// by swapping buffers, and the packing and copying happen on the connection threads rather
+/// than on the one writer. Capacity counts records: a full queue blocks `push`,
 /// so the connection stops reading and the client's writes block in turn (back-pressure)
 /// instead of the daemon's memory growing.
 final class RecordQueue: @unchecked Sendable {
@@ -20,7 +21,7 @@ final class RecordQueue: @unchecked Sendable {
 
     /// What the writer takes at once: records for one transaction, then the syncs they cover.
     struct Drain {
-        var records: [LogRecord]
+        var records: PackedRecords
         var syncs: [PendingSync]
     }
 
@@ -29,9 +30,9 @@ final class RecordQueue: @unchecked Sendable {
     let byteCapacity: Int
     private var pendingBytes = 0
     private let condition = NSCondition()
-    private var pending: [LogRecord] = []
-    /// An emptied array handed back by the writer, swapped in to keep its capacity.
-    private var spare: [LogRecord] = []
+    private var pending = PackedRecords()
+    /// An emptied buffer handed back by the writer, swapped in to keep its capacity.
+    private var spare = PackedRecords()
     private var syncs: [PendingSync] = []
     private var queuedTotal = 0
     private var closed = false
@@ -39,21 +40,25 @@ final class RecordQueue: @unchecked Sendable {
     init(capacity: Int, byteCapacity: Int = 48 << 20) {
         self.capacity = capacity
         self.byteCapacity = byteCapacity
-        pending.reserveCapacity(min(capacity, 1 << 16))
     }
 
     /// Queues records, waiting while the queue is full. Returns false once the queue is closed.
     @discardableResult
     func push(_ records: [LogRecord], bytes: Int) -> Bool {
+        push(PackedRecords(records), bytes: bytes)
+    }
+
+    @discardableResult
+    func push(_ records: PackedRecords, bytes: Int) -> Bool {
         var records = records
         return push(taking: &records, bytes: bytes)
     }
 
-    /// The same, taking the array: when nothing waits, it becomes the queue (no copy of its
-    /// records) and `records` gets an empty array back. The queue's own large array is kept
-    /// (as `spare`) rather than handed to a connection, which would hold it while idle.
+    /// The same, emptying `records` but leaving it its capacity: the rows are copied (one
+    /// memcpy) into the queue's buffer, which keeps its own capacity from batch to batch, so
+    /// neither side grows a fresh buffer, page fault by page fault, for every read.
     @discardableResult
-    func push(taking records: inout [LogRecord], bytes: Int) -> Bool {
+    func push(taking records: inout PackedRecords, bytes: Int) -> Bool {
         guard !records.isEmpty else { return true }
         condition.lock()
         defer { condition.unlock() }
@@ -61,14 +66,9 @@ final class RecordQueue: @unchecked Sendable {
         guard !closed else { return false }
         queuedTotal += records.count
         pendingBytes += bytes
-        if pending.isEmpty {
-            if pending.capacity > spare.capacity { swap(&pending, &spare) }
-            swap(&pending, &records)
-            if records.capacity > 1 << 12 { records = [] }
-        } else {
-            pending.append(contentsOf: records)
-            records.removeAll(keepingCapacity: true)
-        }
+        if pending.isEmpty && pending.capacity < spare.capacity { swap(&pending, &spare) }
+        pending.append(contentsOf: records)
+        records.removeAll(keepingCapacity: true)
         condition.broadcast()
         return true
     }
@@ -78,7 +78,11 @@ final class RecordQueue: @unchecked Sendable {
     /// must not stall forever behind a stuck writer. Returns false (nothing queued) when still
     /// full then, or closed.
     func offer(_ records: [LogRecord], bytes: Int, waitSeconds: Double) -> Bool {
-        guard !records.isEmpty else { return true }
+        offer(PackedRecords(records), bytes: bytes, waitSeconds: waitSeconds)
+    }
+
+    func offer(_ packed: PackedRecords, bytes: Int, waitSeconds: Double) -> Bool {
+        guard !packed.isEmpty else { return true }
         let deadline = Date(timeIntervalSinceNow: waitSeconds)
         condition.lock()
         defer { condition.unlock() }
@@ -86,19 +90,20 @@ final class RecordQueue: @unchecked Sendable {
             guard condition.wait(until: deadline) else { break }
         }
         guard !closed, pending.count < capacity, pendingBytes < byteCapacity else { return false }
-        pending.append(contentsOf: records)
+        pending.append(contentsOf: packed)
         pendingBytes += bytes
-        queuedTotal += records.count
+        queuedTotal += packed.count
         condition.broadcast()
         return true
     }
 
     /// Queues a record only if there is room now: for the daemon's own diagnostics, which must never block.
     func offer(_ record: LogRecord) -> Bool {
+        let packed = PackedRecords(CollectionOfOne(record))
         condition.lock()
         defer { condition.unlock() }
         guard !closed, pending.count < capacity, pendingBytes < byteCapacity else { return false }
-        pending.append(record)
+        pending.append(contentsOf: packed)
         pendingBytes += record.eventMessage.utf8.count + 256
         queuedTotal += 1
         condition.broadcast()
@@ -129,10 +134,10 @@ final class RecordQueue: @unchecked Sendable {
                 condition.wait()
             }
         }
-        if pending.isEmpty && syncs.isEmpty { return closed ? nil : Drain(records: [], syncs: []) }
+        if pending.isEmpty && syncs.isEmpty { return closed ? nil : Drain(records: PackedRecords(), syncs: []) }
         var records = spare
         swap(&records, &pending)
-        spare = []
+        spare = PackedRecords()
         pendingBytes = 0
         let drain = Drain(records: records, syncs: syncs)
         syncs = []
@@ -140,8 +145,8 @@ final class RecordQueue: @unchecked Sendable {
         return drain
     }
 
-    /// Gives back a committed array so its storage is reused.
-    func recycle(_ records: inout [LogRecord]) {
+    /// Gives back a committed buffer so its storage is reused.
+    func recycle(_ records: inout PackedRecords) {
         records.removeAll(keepingCapacity: true)
         condition.lock()
         if spare.capacity < records.capacity { swap(&spare, &records) }

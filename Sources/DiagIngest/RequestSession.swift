@@ -150,6 +150,7 @@ struct RequestSession {
             refuse(line: number, "line is \(length) bytes; a line may be at most \(LineBounds.requestText)")
             return true
         case .line(let number, let bytes):
+            if batch.takePlainRecord(bytes, from: peer) { return true }
             let message: ClientMessage?
             do {
                 message = try ClientMessage.parse(bytes, receiptTime: batch.receiptTime)

@@ -85,7 +85,7 @@ final class StoreWriterThread: @unchecked Sendable {
     }
 
     /// Commits, retrying while the store refuses; never drops the batch while the daemon runs.
-    private func commit(_ records: [LogRecord]) {
+    private func commit(_ records: PackedRecords) {
         let count = records.count
         while true {
             do {

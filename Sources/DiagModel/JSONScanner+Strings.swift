@@ -19,6 +19,26 @@ extension JSONScanner {
         throw error("unterminated string (missing closing '\"')", at: start - 1)
     }
 
+    /// The range of a string's content when it has no escapes, checked as `string()` checks it
+    /// (so `RecordLineReader` lends it from the line instead of making a String); nil at the
+    /// first backslash, with the cursor left inside the string.
+    mutating func plainString() throws(JSONReaderError) -> Range<Int>? {
+        index += 1
+        let start = index
+        skipPlainASCII()
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return start..<(index - 1)
+            }
+            if byte == UInt8(ascii: "\\") { return nil }
+            if byte < 0x20 { throw controlCharacterError() }
+            if byte < 0x80 { index += 1 } else { try skipUTF8Sequence() }
+        }
+        throw error("unterminated string (missing closing '\"')", at: start - 1)
+    }
+
     /// Steps over bytes that need no attention (ASCII, not a quote, backslash or control
     /// character) eight at a time: most of a log message is such bytes.
     @inline(__always) private mutating func skipPlainASCII() {

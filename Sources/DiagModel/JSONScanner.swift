@@ -95,7 +95,7 @@ struct JSONScanner {
         }
     }
 
-    private mutating func literal(_ word: StaticString) throws(JSONReaderError) {
+    mutating func literal(_ word: StaticString) throws(JSONReaderError) {
         let start = index
         var matched = true
         word.withUTF8Buffer { expected in
@@ -107,7 +107,7 @@ struct JSONScanner {
         guard matched else { throw error("invalid literal (expected \(word))", at: start) }
     }
 
-    private mutating func number() throws(JSONReaderError) -> JSONValue {
+    mutating func number() throws(JSONReaderError) -> JSONValue {
         let start = index
         let negative = bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }

@@ -1,6 +1,7 @@
 import DiagModel
 
-/// The open chunk: one connection in WAL mode and the cached INSERT of the ingest path.
+/// The open chunk: one connection in WAL mode and the cached INSERT of the ingest path; its
+/// checkpoints run on a thread of their own (`WALCheckpointer`).
 ///
 /// The open chunk has no secondary index; `ChunkSealer` builds them once it is closed.
 final class ChunkWriter {
@@ -9,10 +10,15 @@ final class ChunkWriter {
     private let insert: Statement
     private let pageCount: Statement
     private let pageSize: Int64
+    /// Pages committed between two checkpoints: SQLite's own default (32 MiB of 4 KiB pages).
+    let checkpointPages: Int64
+    private var pagesAtLastCheckpoint: Int64 = 0
+    private var checkpointer: WALCheckpointer?
 
     /// Opens (creating if needed) the chunk at `path` for appending.
-    init(path: String) throws {
+    init(path: String, checkpointPages: Int64 = 8192) throws {
         self.path = path
+        self.checkpointPages = checkpointPages
         do {
             let database = try Database(path: path)
             self.database = database
@@ -30,10 +36,16 @@ final class ChunkWriter {
             insert = try database.prepare(ChunkSchema.insert)
             pageCount = try database.prepare("PRAGMA page_count")
             pageSize = try database.scalarInt("PRAGMA page_size") ?? 4096
+            pagesAtLastCheckpoint = try currentPageCount()
+            // Last: nothing may throw once the thread runs (a deinit that never runs would not stop it).
+            try database.execute("PRAGMA wal_autocheckpoint = 0")
+            checkpointer = try WALCheckpointer(path: path)
         } catch {
             throw StoreError.chunk(path, error)
         }
     }
+
+    deinit { checkpointer?.stop() }
 
     /// Appends the records in one transaction; on return they are durable across a process crash.
     /// Returns the oldest and newest timestamps of the batch.
@@ -55,7 +67,52 @@ final class ChunkWriter {
             insert.reset()
             throw StoreError.chunk(path, error)
         }
+        checkpointIfDue()
         return (oldest, newest)
+    }
+
+    /// Appends packed rows in one transaction, binding their bytes where they are (no copy:
+    /// the batch outlives the statement's use of them, and the bindings are cleared after).
+    func append(_ packed: PackedRecords) throws -> (oldest: Int64, newest: Int64)? {
+        guard !packed.isEmpty else { return nil }
+        var oldest = Int64.max
+        var newest = Int64.min
+        defer { insert.clearBindings() }
+        do {
+            try database.inTransaction(.immediate) {
+                try packed.forEachRow { row in
+                    let timestamp = try RecordRow.bind(&row, to: insert)
+                    _ = try insert.step()
+                    insert.reset()
+                    oldest = min(oldest, timestamp)
+                    newest = max(newest, timestamp)
+                }
+            }
+        } catch {
+            insert.reset()
+            throw StoreError.chunk(path, error)
+        }
+        checkpointIfDue()
+        return (oldest, newest)
+    }
+
+    /// After a commit: every `checkpointPages` pages, the checkpoint thread copies the WAL into
+    /// the file. When it has not finished the one before (starved, or failing), this connection
+    /// checkpoints, as SQLite's own automatic checkpoint would have: the WAL stays bounded.
+    /// Like that automatic checkpoint, a failure here is not the commit's (it is durable): the
+    /// next one tries again, and closing the chunk checkpoints it whole.
+    private func checkpointIfDue() {
+        guard let checkpointer, let pages = try? currentPageCount(), pages - pagesAtLastCheckpoint >= checkpointPages else { return }
+        pagesAtLastCheckpoint = pages
+        if !checkpointer.request() {
+            try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        }
+    }
+
+    private func currentPageCount() throws -> Int64 {
+        defer { pageCount.reset() }
+        guard try pageCount.step() else { return 0 }
+        return pageCount.int64(at: 0)
     }
 
     /// The size of the database in bytes, counting pages still in the WAL.

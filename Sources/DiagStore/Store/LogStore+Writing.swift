@@ -15,18 +15,28 @@ extension LogStore {
         try appendBatch(records)
     }
 
+    /// Appends rows packed by diagd's connections (`PackedRecords`) in one transaction, bound
+    /// straight from their bytes: the same rows and the same durability as `append(_:)`.
+    public func append(packed: PackedRecords) throws {
+        try appendBatch(count: packed.count) { try $0.append(packed) }
+    }
+
     private func appendBatch(_ records: some Collection<LogRecord>) throws {
-        guard !records.isEmpty else { return }
+        try appendBatch(count: records.count) { try $0.append(records) }
+    }
+
+    private func appendBatch(count: Int, _ write: (ChunkWriter) throws -> (oldest: Int64, newest: Int64)?) throws {
+        guard count > 0 else { return }
         let rotated: Bool = try lock.withLock {
             try requireWritable()
             let (writer, file) = try openWriterLocked()
-            guard let range = try writer.append(records) else { return false }
+            guard let range = try write(writer) else { return false }
             // The batch is committed. A failure from here on must not be reported as a failed
             // append: the caller would send the batch again and it would be stored twice.
             // Info.json is a summary that the next save, or the next open, rebuilds from the
             // chunk files, and a rotation that fails is tried again after the next batch.
             let index = state.info.chunks.firstIndex { $0.file == file }!
-            state.info.chunks[index].recordCount += Int64(records.count)
+            state.info.chunks[index].recordCount += Int64(count)
             state.info.chunks[index].oldestTimestamp = min(state.info.chunks[index].oldestTimestamp ?? range.oldest, range.oldest)
             state.info.chunks[index].newestTimestamp = max(state.info.chunks[index].newestTimestamp ?? range.newest, range.newest)
             let size = (try? writer.logicalSize()) ?? state.info.chunks[index].byteCount

@@ -1,0 +1,44 @@
+import DiagModel
+import Foundation
+import Testing
+import TestSupport
+@testable import DiagStore
+
+/// The open chunk's checkpoints run on a thread of their own: the writer's connection no longer
+/// checkpoints, yet the WAL is copied into the chunk file as it grows, and every row commits.
+@Suite struct WALCheckpointerTests {
+    @Test func theWALIsCopiedIntoTheChunkFileWhileTheWriterAppends() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("chunk.sqlite").path
+        var writer: ChunkWriter? = try ChunkWriter(path: path, checkpointPages: 8)
+        let emptySize = try fileSize(path)
+        var appended = 0
+        for batch in 0..<40 {
+            let records = (0..<50).map { StoreTestRecords.full(batch * 50 + $0) }
+            _ = try writer!.append(PackedRecords(records))
+            appended += records.count
+        }
+        // The writer's own connection has automatic checkpoints off: only the thread's (or the
+        // fallback's, when the thread is behind) can have grown the chunk file.
+        let reader = try Database(path: path, options: .init(readOnly: true))
+        #expect(try reader.scalarInt("SELECT count(*) FROM records") == Int64(appended))
+        #expect(try waitFor { try fileSize(path) > emptySize + 8 * 4096 })
+        writer = nil
+        #expect(try reader.scalarText("PRAGMA integrity_check") == "ok")
+        #expect(try reader.scalarInt("SELECT count(*) FROM records") == Int64(appended))
+    }
+
+    private func fileSize(_ path: String) throws -> Int64 {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// Polls `condition` for up to 30 seconds (the thread runs when the scheduler lets it).
+    private func waitFor(_ condition: () throws -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return try condition()
+    }
+}
