@@ -14,8 +14,13 @@ final class StoreWriterThread: @unchecked Sendable {
     private let counters: IngestCounters
     private let failure = Mutex<String?>(nil)
     private let stopping = Atomic<Bool>(false)
-    private let finished = NSCondition()
-    private var done = false
+    /// Set once the writer has committed what was queued and closed the store.
+    private let finished = Mutex(Finished())
+
+    private struct Finished: Sendable {
+        var done = false
+        var waiting = ParkedThreads()
+    }
     let retryInterval: Double
     let maintenanceInterval: Double
     /// Called with each problem the writer meets, for the daemon's own log.
@@ -50,9 +55,7 @@ final class StoreWriterThread: @unchecked Sendable {
 
     /// Waits until the queue is closed and everything in it committed (or given up on).
     func waitUntilFinished() {
-        finished.lock()
-        while !done { finished.wait() }
-        finished.unlock()
+        _ = finished.wait(on: \.waiting) { $0.done ? () : nil }
     }
 
     private func run() {
@@ -78,10 +81,10 @@ final class StoreWriterThread: @unchecked Sendable {
         }
         maintain(idle: true)
         do { try store.close() } catch { report(.error, "closing the store failed: \(error)") }
-        finished.lock()
-        done = true
-        finished.broadcast()
-        finished.unlock()
+        finished.withLock { state in
+            state.done = true
+            state.waiting.wakeAll()
+        }
     }
 
     /// Commits, retrying while the store refuses; never drops the batch while the daemon runs.

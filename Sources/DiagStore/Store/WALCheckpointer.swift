@@ -1,4 +1,6 @@
+import DiagModel
 import Foundation
+import Synchronization
 
 /// Copies the open chunk's WAL into its file (a passive checkpoint) on a thread of its own, so
 /// that the single writer's commits do not stop for it.
@@ -9,15 +11,21 @@ import Foundation
 /// it starts), so it moves to this thread, with its own connection. Commits stay as durable as
 /// they were: a commit is durable once in the WAL, checkpointed or not.
 final class WALCheckpointer: @unchecked Sendable {
-    // Safe: `database` is used by the checkpoint thread only, until `stop` returns; the rest
-    // only with `condition` locked.
+    // Safe: `database` is used by the checkpoint thread only, until `stop` returns; the rest is
+    // in the Mutex.
     private let database: Database
-    private let condition = NSCondition()
-    private var requested = false
-    private var working = false
-    private var stopping = false
-    private var running = true
-    private var failure: String?
+
+    private struct State: Sendable {
+        var requested = false
+        var working = false
+        var stopping = false
+        var running = true
+        var failure: String?
+        /// The checkpoint thread waiting for a request, and `stop` waiting for the thread's end.
+        var parked = ParkedThreads()
+    }
+
+    private let state = Mutex(State())
 
     /// Opens a connection of its own to the chunk at `path` and starts the thread.
     init(path: String) throws {
@@ -31,55 +39,54 @@ final class WALCheckpointer: @unchecked Sendable {
     /// thread is behind (starved of CPU, or a checkpoint failed), and the caller may checkpoint
     /// itself so that the WAL stays bounded.
     func request() -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        let behind = requested || working || failure != nil
-        requested = true
-        condition.signal()
-        return !behind
+        state.withLock { state in
+            let behind = state.requested || state.working || state.failure != nil
+            state.requested = true
+            state.parked.wakeAll()
+            return !behind
+        }
     }
 
     /// Why the last checkpoint failed, if it did (a checkpoint that succeeds clears it).
     var lastFailure: String? {
-        condition.lock()
-        defer { condition.unlock() }
-        return failure
+        state.withLock { $0.failure }
     }
 
     /// Ends the thread after the checkpoint under way (if any) and waits for it; the connection
     /// closes with this value.
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.signal()
-        while running { condition.wait() }
-        condition.unlock()
+        state.withLock { state in
+            state.stopping = true
+            state.parked.wakeAll()
+        }
+        _ = state.wait(on: \.parked) { $0.running ? nil : () }
     }
 
     private func run() {
         while true {
-            condition.lock()
-            while !requested && !stopping { condition.wait() }
-            if stopping {
-                running = false
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            requested = false
-            working = true
-            condition.unlock()
+            let checkpoint = state.wait(on: \.parked) { state -> Bool? in
+                if state.stopping {
+                    state.running = false
+                    state.parked.wakeAll()
+                    return false
+                }
+                guard state.requested else { return nil }
+                state.requested = false
+                state.working = true
+                return true
+            } ?? false
+            guard checkpoint else { return }
             var outcome: String?
             do {
                 try database.execute("PRAGMA wal_checkpoint(PASSIVE)")
             } catch {
                 outcome = "\(error)"
             }
-            condition.lock()
-            working = false
-            failure = outcome
-            condition.broadcast()
-            condition.unlock()
+            state.withLock { state in
+                state.working = false
+                state.failure = outcome
+                state.parked.wakeAll()
+            }
         }
     }
 }
