@@ -5,8 +5,9 @@ import Glibc
 
 /// The writer thread's view of a `LogStore`: appends on the writer thread; the sealing of closed
 /// chunks and their message search indexes (seconds for a big chunk) on a low-priority thread of
-/// their own, in lulls of ingest, so that a burst is not slowed by them (a closed chunk stays
-/// readable meanwhile, scanned instead of searched). A restart picks up what was left undone.
+/// their own, started as soon as a chunk closes, so that a burst is slowed by them only as much
+/// as the scheduler gives that thread (a closed chunk stays readable meanwhile, scanned instead
+/// of searched). A restart picks up what was left undone.
 final class ChunkedRecordStore: RecordStore {
     let store: LogStore
     private let finisher: ClosedChunkFinisher
@@ -32,10 +33,6 @@ final class ChunkedRecordStore: RecordStore {
         try store.append(records)
     }
 
-    /// Closed chunks left unsealed or unindexed while records keep arriving; past this many, they
-    /// are finished even under load so that the backlog stays bounded.
-    static let sealingBacklog = 3
-
     func maintain(idle: Bool) throws {
         let expired = try store.expire(maxTotalBytes: maximumSize, maxAge: maximumAge.map { $0 * 1_000_000_000 })
         if !expired.removedChunks.isEmpty {
@@ -44,8 +41,11 @@ final class ChunkedRecordStore: RecordStore {
         if let error = finisher.takeError() {
             report(.error, "sealing or indexing a closed chunk failed (it stays readable, unindexed): \(error)")
         }
-        let awaiting = store.closedChunksAwaitingSearchIndex
-        guard awaiting > 0, idle || awaiting >= Self.sealingBacklog, finisher.isIdle else { return }
+        // A closed chunk is finished as soon as it is closed, under load too (issue 15): waiting
+        // for a lull (or a backlog of three, as before) left most chunks of a busy daemon
+        // unsealed and unindexed, so every query scanned them on one thread. The finisher's
+        // thread is niced, so ingest keeps the CPU it needs; it never waits for the finisher.
+        guard store.closedChunksAwaitingSearchIndex > 0, finisher.isIdle else { return }
         finisher.requestPass()
     }
 
