@@ -72,7 +72,7 @@ let package = Package(
         // Bundles: tar archives through libarchive, manifests, summaries, report.
         .target(name: "DiagBundle", dependencies: ["DiagModel", "DiagStore", "DiagQuery", "DiagOutput", "DiagPredicate", "DiagProtocol", "DiagPatterns", "CArchive"]),
         // Many bundles in PostgreSQL: loading, the predicate translated to PostgreSQL SQL, stats.
-        .target(name: "DiagFleet", dependencies: ["DiagModel", "DiagPredicate", "DiagQuery", "DiagOutput", "DiagBundle", "CLibPQ"]),
+        .target(name: "DiagFleet", dependencies: ["DiagModel", "DiagStore", "DiagPredicate", "DiagQuery", "DiagOutput", "DiagBundle", "CLibPQ"]),
         // The `diag` commands.
         .target(name: "DiagCLI", dependencies: [
             "DiagModel", "DiagStore", "DiagImport", "DiagGenerator", "DiagPredicate",

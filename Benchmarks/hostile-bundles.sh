@@ -7,8 +7,8 @@
 # character (C0, C1 or DEL other than newline and tab), and whether the bundle's planted
 # marker (text only the bundle's own SQL would produce) reached the output. It fails when:
 #   - the exit code is not the case's (0 for the good, version-1 and escaped-records bundles,
-#     65 for every other; verify exits 0 where only reading finds the fault: a value over the
-#     record bound, an Info.json nested too deep) — so never 1, never a signal, never a hang;
+#     65 for every other; verify exits 0 where only reading the records finds the fault: a value
+#     over the record bound) — so never 1, never a signal, never a hang;
 #   - a command takes over 20 s or peaks over 128 MiB;
 #   - anything but the cache's own entries is left, or anything is written beside the cache;
 #   - a raw control character reaches the terminal; the marker appears.

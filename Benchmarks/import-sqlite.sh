@@ -46,8 +46,13 @@ for count in "${counts[@]}"; do
     csv="$work/records-$count.csv"
     first=$(ls "$store"/Persist/*.chunk.sqlite | head -n 1)
     rm -f "$csv"
+    # Each chunk numbers its rows from 1: the ids are moved past the previous chunks' so that
+    # the one reference table takes them all.
+    columns=$(sqlite3 "$first" "SELECT group_concat(name, ', ') FROM pragma_table_info('records') WHERE name != 'id'")
+    offset=0
     for chunk in "$store"/Persist/*.chunk.sqlite; do
-        sqlite3 -csv "$chunk" "SELECT * FROM records" >>"$csv"
+        sqlite3 -csv "$chunk" "SELECT id + $offset, $columns FROM records" >>"$csv"
+        offset=$((offset + $(sqlite3 "$chunk" "SELECT coalesce(max(id), 0) FROM records")))
     done
     table=$(sqlite3 "$first" "SELECT sql FROM sqlite_schema WHERE name = 'records'")
     indexes=$(sqlite3 "$first" "SELECT sql || ';' FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL")

@@ -71,8 +71,15 @@ enum ForeignStore {
         guard status.st_mode & S_IFMT == S_IFDIR else { return [.refused("\(describe("")): not a folder")] }
         var findings: [Finding] = []
         let info = StoreLayout.infoURL(store)
-        if lstat(info.path, &status) == 0, status.st_size > maximumInfoSize {
-            findings.append(.refused("\(describe(StoreLayout.infoPath)): \(status.st_size) bytes, over the bound of \(maximumInfoSize) bytes for a store's \(StoreLayout.infoFile)"))
+        if lstat(info.path, &status) == 0 {
+            if status.st_size > maximumInfoSize {
+                findings.append(.refused("\(describe(StoreLayout.infoPath)): \(status.st_size) bytes, over the bound of \(maximumInfoSize) bytes for a store's \(StoreLayout.infoFile)"))
+            } else {
+                // Read as opening the store reads it, so that what `verify` passes `show` opens.
+                do { _ = try StoreInfo.load(from: info) } catch let error as StoreError {
+                    findings.append(.refused("\(describe(StoreLayout.infoPath)): \(error.reason)"))
+                }
+            }
         }
         let persist = StoreLayout.chunkFolderURL(store)
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? []).sorted()

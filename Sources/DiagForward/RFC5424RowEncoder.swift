@@ -52,14 +52,6 @@ final class RFC5424RowEncoder {
         hostField.append(UInt8(ascii: " "))
     }
 
-    deinit {
-        frames.deallocate()
-        priPrefixes.deallocate()
-        hostField.deallocate()
-        secondPrefix.deallocate()
-        zoneSuffix.deallocate()
-    }
-
     /// Starts a batch of frames.
     func beginBatch() {
         frames.count = 0
@@ -67,9 +59,9 @@ final class RFC5424RowEncoder {
 
     /// The frames appended since `beginBatch`, handed over without a copy.
     func takeBatch() -> FrameBatch {
-        let batch = FrameBatch(writer: frames, pool: buffers)
-        frames = buffers.take(capacity: Self.bufferCapacity)
-        return batch
+        var next = buffers.take(capacity: Self.bufferCapacity)
+        swap(&frames, &next)
+        return FrameBatch(writer: next, pool: buffers)
     }
 
     /// Appends the frame of the row `statement` is on to the batch; throws `ForwardStoreError`
@@ -96,8 +88,12 @@ final class RFC5424RowEncoder {
         } catch {
             throw ForwardStoreError("\(chunk): record id \(id): column metadata: \(error)")
         }
-        var out = frames
-        defer { frames = out }
+        writeFrame(statement, code: Int(code), eventType: eventType, metadata: metadata, &frames)
+    }
+
+    /// The frame of a row checked by `appendFrame`, written at the end of `out` (the batch's
+    /// writer, passed in once so that its appends are not class-property accesses each).
+    private func writeFrame(_ statement: RowColumns, code: Int, eventType: EventType, metadata: [UInt8]?, _ out: inout ByteWriter) {
         let start = out.count
         out.reserve(Self.lengthRoom + 1)
         out.count += Self.lengthRoom + 1
@@ -161,7 +157,6 @@ final class RFC5424RowEncoder {
         var writer = JSONWriter(reservingCapacity: 128)
         writer.append(.object(object))
         var escaped = ByteWriter(capacity: writer.bytes.count * 2)
-        defer { escaped.deallocate() }
         writer.bytes.withUnsafeBufferPointer { escaped.appendEscaped($0) }
         return Array(escaped.bytes)
     }

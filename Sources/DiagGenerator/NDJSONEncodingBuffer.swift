@@ -13,10 +13,6 @@ struct NDJSONEncodingBuffer: ~Copyable {
         writer = ByteWriter(capacity: capacity)
     }
 
-    deinit {
-        writer.deallocate()
-    }
-
     var base: UnsafeMutablePointer<UInt8> { writer.base }
     var count: Int { writer.count }
 

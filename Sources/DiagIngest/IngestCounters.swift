@@ -26,9 +26,12 @@ final class IngestCounters: Sendable {
         counter.wrappingAdd(amount, ordering: .relaxed)
     }
 
-    var json: JSONValue {
+    var json: JSONValue { .object(byName) }
+
+    /// Every counter by name: the members of `{"stats": {…}}`.
+    var byName: [String: JSONValue] {
         func value(_ counter: borrowing Atomic<Int>) -> JSONValue { .int(Int64(counter.load(ordering: .relaxed))) }
-        return .object([
+        return [
             "received": value(received),
             "persisted": value(persisted),
             "ringOnly": value(ringOnly),
@@ -44,6 +47,6 @@ final class IngestCounters: Sendable {
             "syslogLost": value(syslogLost),
             "otlpReceived": value(otlpReceived),
             "otlpRefused": value(otlpRefused),
-        ])
+        ]
     }
 }

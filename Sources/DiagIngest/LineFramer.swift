@@ -1,3 +1,4 @@
+import DiagProtocol
 import Glibc
 
 /// Splits a byte stream into newline-terminated lines of at most `maximumLength` bytes.
@@ -11,7 +12,7 @@ struct LineFramer {
         case tooLong(number: Int, length: Int)
     }
 
-    static let defaultMaximumLength = 1 << 20
+    static let defaultMaximumLength = LineBounds.request
 
     let maximumLength: Int
     private var pending: [UInt8] = []

@@ -1,4 +1,4 @@
-import DiagModel
+import DiagProtocol
 
 /// Where a connection's replies go: its socket (`Connection`), or memory in the tests that feed
 /// a `RequestSession` bytes without a socket.
@@ -13,11 +13,8 @@ protocol ReplySink: AnyObject, Sendable {
 }
 
 extension ReplySink {
-    /// Sends one JSON value and a newline.
-    func send(_ value: JSONValue) {
-        var writer = JSONWriter(reservingCapacity: 64)
-        writer.append(value)
-        writer.bytes.append(UInt8(ascii: "\n"))
-        send(bytes: writer.bytes)
+    /// Sends one reply line, spelled by `DaemonReply` as the clients read it.
+    func send(_ reply: DaemonReply) {
+        send(bytes: reply.line)
     }
 }

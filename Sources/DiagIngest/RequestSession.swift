@@ -93,7 +93,7 @@ struct RequestSession {
                 return
             case .ring(let records, let next):
                 guard next < records.count else {
-                    sink.send(.object(["end": .int(Int64(records.count))]))
+                    sink.send(.end(records.count))
                     mode = .lines
                     handleHeldInput()
                     continue
@@ -102,21 +102,17 @@ struct RequestSession {
                 var writer = JSONWriter(reservingCapacity: 64 << 10)
                 var end = next
                 while end < records.count && writer.bytes.count < 64 << 10 {
-                    records[end].writeJSON(to: &writer)
-                    writer.bytes.append(UInt8(ascii: "\n"))
+                    DaemonReply.record(records[end]).write(to: &writer)
                     end += 1
                 }
                 mode = .ring(records: records, next: end)
                 sink.send(bytes: writer.bytes)
             case .stream(let subscriber):
                 let (records, dropped, closed) = subscriber.take(upTo: 64)
-                if dropped > 0 { sink.send(.object(["dropped": .int(Int64(dropped))])) }
+                if dropped > 0 { sink.send(.dropped(dropped)) }
                 if !records.isEmpty {
                     var writer = JSONWriter(reservingCapacity: records.count * 256)
-                    for record in records {
-                        record.writeJSON(to: &writer)
-                        writer.bytes.append(UInt8(ascii: "\n"))
-                    }
+                    for record in records { DaemonReply.record(record).write(to: &writer) }
                     sink.send(bytes: writer.bytes)
                 }
                 if closed {
@@ -151,7 +147,7 @@ struct RequestSession {
     private mutating func handle(_ event: LineFramer.Event) -> Bool {
         switch event {
         case .tooLong(let number, let length):
-            refuse(line: number, "line is \(length) bytes; a line may be at most \(LineFramer.defaultMaximumLength) bytes (1 MiB)")
+            refuse(line: number, "line is \(length) bytes; a line may be at most \(LineBounds.requestText)")
             return true
         case .line(let number, let bytes):
             let message: ClientMessage?
@@ -171,7 +167,7 @@ struct RequestSession {
         case .record(var record):
             if let failure = batch.storeFailure {
                 context.counters.add(context.counters.refusedWhileStoreFailing)
-                sink.send(.object(["error": .string("record not accepted: the store refuses writes (\(failure)); retry later"), "line": .int(Int64(number))]))
+                sink.send(.error("record not accepted: the store refuses writes (\(failure)); retry later", line: number))
                 return true
             }
             peer.stamp(&record)
@@ -179,8 +175,8 @@ struct RequestSession {
         case .sync(let id):
             finishBatch()
             let sink = self.sink
-            if !context.queue.pushSync(reply: { sink.send(.object(["synced": id])) }) {
-                sink.send(.object(["error": .string("diagd is stopping: records after the last synced reply may not be stored"), "line": .int(Int64(number)), "sync": id]))
+            if !context.queue.pushSync(reply: { sink.send(.synced(id)) }) {
+                sink.send(.error("diagd is stopping: records after the last synced reply may not be stored", line: number, sync: id))
             }
         case .ring:
             finishBatch()
@@ -188,24 +184,24 @@ struct RequestSession {
             return false
         case .stats:
             finishBatch()
-            sink.send(.object(["stats": context.counters.json]))
+            sink.send(.stats(context.counters.byName))
         case .configure(nil):
-            sink.send(.object(["configured": .array(context.levels.snapshot.settings.map(\.json))]))
+            sink.send(.configured(context.levels.snapshot.settings))
         case .configure(let setting?):
             do {
                 let settings = try context.levels.apply(setting)
                 context.log.log(.default, "level setting changed by pid \(peer.processID): \(setting.json.compactText)", category: "config")
-                sink.send(.object(["configured": .array(settings.map(\.json))]))
+                sink.send(.configured(settings))
             } catch {
-                sink.send(.object(["error": .string(error.description), "line": .int(Int64(number))]))
+                sink.send(.error(error.description, line: number))
             }
         case .resetLevels(let reset):
             do {
                 let settings = try context.levels.reset(reset)
                 context.log.log(.default, "level setting reset by pid \(peer.processID): \(reset.json.compactText)", category: "config")
-                sink.send(.object(["configured": .array(settings.map(\.json))]))
+                sink.send(.configured(settings))
             } catch {
-                sink.send(.object(["error": .string(error.description), "line": .int(Int64(number))]))
+                sink.send(.error(error.description, line: number))
             }
         case .subscribe(let request):
             finishBatch()
@@ -220,7 +216,7 @@ struct RequestSession {
         do {
             filter = try context.makeStreamFilter(request.predicate)
         } catch {
-            sink.send(.object(["error": .string("\(error)")]))
+            sink.send(.error("\(error)"))
             mode = .closed
             return
         }
@@ -229,14 +225,14 @@ struct RequestSession {
         // In the hub before the reply: a client that logs once it reads the reply is streamed.
         context.hub.add(subscriber)
         mode = .stream(subscriber)
-        sink.send(.object(["subscribed": request.json]))
+        sink.send(.subscribed(request))
     }
 
     private mutating func refuse(line: Int, _ reason: String) {
         context.counters.add(context.counters.invalidLines)
         invalidLines += 1
         if firstRefusal == nil { firstRefusal = "line \(line): \(reason)" }
-        sink.send(.object(["error": .string(reason), "line": .int(Int64(line))]))
+        sink.send(.error(reason, line: line))
     }
 
     /// Routes the batch: persisted records to the writer, the rest to the ring; all to streams.

@@ -1,8 +1,10 @@
 /// A growable byte buffer written through a pointer, for the hot paths that put records
 /// together a few hundred small pieces at a time (NDJSON lines from rows or records, RFC 5424
-/// frames) without the uniqueness and capacity checks of `Array`'s appends. Not an owner: whoever
-/// makes one calls `deallocate` once.
-public struct ByteWriter {
+/// frames) without the uniqueness and capacity checks of `Array`'s appends. It owns its memory:
+/// not copyable (a copy that grew would free the other's buffer), freed by its `deinit`; a pool
+/// that keeps buffers for reuse takes the memory out with `takeStorage()` and hands it back with
+/// `init(adopting:capacity:)`.
+public struct ByteWriter: ~Copyable {
     public private(set) var base: UnsafeMutablePointer<UInt8>
     public var count = 0
     public private(set) var capacity: Int
@@ -12,7 +14,22 @@ public struct ByteWriter {
         base = .allocate(capacity: self.capacity)
     }
 
-    public func deallocate() { base.deallocate() }
+    /// A writer that owns `base`, `capacity` bytes from `UnsafeMutablePointer.allocate` (a
+    /// buffer `takeStorage()` gave out), empty.
+    public init(adopting base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
+
+    deinit { base.deallocate() }
+
+    /// Ends the writer without freeing its memory, which the caller now owns (to adopt it into a
+    /// later writer, or to deallocate it).
+    public consuming func takeStorage() -> (base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        let storage = (base, capacity)
+        discard self
+        return storage
+    }
 
     public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 

@@ -22,22 +22,24 @@ public enum DaemonReply: Sendable, Equatable {
     /// `{"stats": {…}}`: the daemon's counters, by name.
     case stats([String: JSONValue])
 
-    /// The longest reply line a client reads: a ring or stream record is a client's line of at
-    /// most 1 MiB (diagd refuses longer ones), written again with the fields diagd stamps on it.
-    public static let maximumLineLength = 4 << 20
-
     /// The reply keys; a line with `eventMessage` is a record instead.
     static let keys = ["synced", "error", "end", "subscribed", "dropped", "configured", "stats"]
 
     /// The line diagd writes, newline included.
     public var line: [UInt8] {
-        var writer = JSONWriter()
+        var writer = JSONWriter(reservingCapacity: 64)
+        write(to: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the line, newline included: the one spelling of every reply, which diagd uses
+    /// alone or to gather many records (a ring dump, a stream) into one write.
+    public func write(to writer: inout JSONWriter) {
         switch self {
         case .record(let record): record.writeJSON(to: &writer)
         default: writer.append(.object(members))
         }
         writer.bytes.append(UInt8(ascii: "\n"))
-        return writer.bytes
     }
 
     /// A reply's members; a record is written by its own encoder.
@@ -60,8 +62,8 @@ public enum DaemonReply: Sendable, Equatable {
 
     /// Reads one line diagd sent (without its newline).
     public static func parse(_ line: [UInt8]) throws(ProtocolError) -> DaemonReply {
-        guard line.count <= maximumLineLength else {
-            throw ProtocolError("a reply line of \(line.count) bytes; at most \(maximumLineLength) are read")
+        guard line.count <= LineBounds.reply else {
+            throw ProtocolError("a reply line of \(line.count) bytes; at most \(LineBounds.reply) are read")
         }
         let members: [String: JSONValue]
         do {

@@ -1,7 +1,7 @@
 import Glibc
 
 /// The lines diagd writes on a connected socket, read in blocks and cut at newlines, each at
-/// most `DaemonReply.maximumLineLength` bytes: a daemon (or whatever listens on the socket)
+/// most `LineBounds.reply` bytes: a daemon (or whatever listens on the socket)
 /// that sends an endless line is refused instead of filling the client's memory.
 public struct ReplyLineReader {
     public let descriptor: Int32
@@ -11,7 +11,7 @@ public struct ReplyLineReader {
     private var readOffset = 0
     private var block: [UInt8]
 
-    public init(descriptor: Int32, maximumLength: Int = DaemonReply.maximumLineLength, blockSize: Int = 64 << 10) {
+    public init(descriptor: Int32, maximumLength: Int = LineBounds.reply, blockSize: Int = 64 << 10) {
         self.descriptor = descriptor
         self.maximumLength = maximumLength
         block = [UInt8](repeating: 0, count: max(1, blockSize))

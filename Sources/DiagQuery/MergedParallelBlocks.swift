@@ -22,7 +22,6 @@ extension StoreRows {
         var block = KeyedNDJSONBlock()
         block.bytes.reserveCapacity(blockSize + 8192)
         var scratch = ByteWriter(capacity: 4096)
-        defer { scratch.deallocate() }
         do {
             while let row = try cursor.nextRow() {
                 if let messageResidual, !row.withMessageUTF8(messageResidual) { continue }

@@ -52,7 +52,6 @@ public final class StoreRows {
         var block = NDJSONBlock()
         block.bytes.reserveCapacity(blockSize + 8192)
         var scratch = ByteWriter(capacity: 4096)
-        defer { scratch.deallocate() }
         do {
             while let row = try cursor.nextRow() {
                 if let messageResidual, !row.withMessageUTF8(messageResidual) { continue }
@@ -124,11 +123,23 @@ private struct ParallelBlocks {
     func run(_ body: ([UInt8], Int) throws -> Void) throws {
         let window = threads + 1
         let (messageResidual, offsets) = (messageResidual, offsets)
-        try OrderedParallelParts<NDJSONBlock, (Int64) -> Int>(
+        try OrderedParallelParts<NDJSONBlock, ZoneOffset>(
             tasks: tasks, threads: threads, window: window, channelCapacity: Self.channelCapacity(window: window)
-        ).run(makeWorker: offsets, read: { offset, cursor, emit in
-            try StoreRows.format(cursor, messageResidual, offset, emit)
+        ).run(makeWorker: { ZoneOffset(offsets()) }, read: { zone, cursor, emit in
+            try StoreRows.format(cursor, messageResidual, zone.offset, emit)
         }, consume: { block in try body(block.bytes, block.count) })
+    }
+}
+
+/// A thread's zone-offset function, in a struct: passed as the generic `Worker` itself, a
+/// closure came back from each `inout` round trip wrapped in one more reabstraction thunk, so
+/// that after a few hundred tasks every row's offset went through hundreds of calls (the scan
+/// of 2M records took 9.1 s of CPU instead of 5.2 s).
+private struct ZoneOffset {
+    let offset: (Int64) -> Int
+
+    init(_ offset: @escaping (Int64) -> Int) {
+        self.offset = offset
     }
 }
 

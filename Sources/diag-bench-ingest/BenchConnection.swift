@@ -1,17 +1,17 @@
-import DiagModel
 import DiagProtocol
 import Glibc
 
 /// A blocking connection to diagd for the load client: writes bytes, reads reply lines.
 final class BenchConnection {
     let descriptor: Int32
-    private var pending: [UInt8] = []
+    private var replies: ReplyLineReader
 
     init(path: String) throws {
         switch try UnixSocketAddress(path: path).connectStream() {
         case .success(let connected): descriptor = connected
         case .failure(let error): throw BenchError("cannot connect to \(path): \(error.description)")
         }
+        replies = ReplyLineReader(descriptor: descriptor, blockSize: 4096)
     }
 
     deinit { close(descriptor) }
@@ -29,18 +29,12 @@ final class BenchConnection {
     /// Reads replies until `{"synced": id}`; an error reply fails the run.
     func waitForSync(_ id: Int64) throws {
         while true {
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(pending[..<newline])
-                pending.removeSubrange(...newline)
-                let reply = try JSONReader.parseObject(line)
-                if let error = reply["error"] { throw BenchError("diagd refused a line: \(error)") }
-                if reply["synced"]?.int64Value == id { return }
+            guard let line = try replies.next() else { throw BenchError("diagd closed the connection before answering sync \(id)") }
+            switch try DaemonReply.parse(line) {
+            case .error(let reason, let number, _): throw BenchError("diagd refused line \(number.map(String.init) ?? "?"): \(reason)")
+            case .synced(let answered) where answered.int64Value == id: return
+            default: continue
             }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw BenchError("diagd closed the connection before answering sync \(id)") }
-            pending.append(contentsOf: chunk[0..<count])
         }
     }
 }

@@ -15,10 +15,10 @@ struct CollectWhileWritingTests {
         defer { daemon.stop() }
 
         // Rows committed before the collect begins.
-        let client = try SocketClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         let levels = ["Default", "Info", "Debug", "Error", "Fault"]
         for index in 0..<3000 {
-            client.send(recordLine("committed \(index) mail bob@example.com", level: levels[index % levels.count]))
+            client.write(recordLine("committed \(index) mail bob@example.com", level: levels[index % levels.count]))
         }
         try client.sync(1)
         let component = folder.file("Modèle données.sqlite").path
@@ -31,10 +31,10 @@ struct CollectWhileWritingTests {
         let stop = LockedFlag()
         let socketPath = daemon.socketPath
         let daemonWriter = Thread {
-            guard let later = try? SocketClient(path: socketPath) else { return }
+            guard let later = try? DaemonClient(path: socketPath) else { return }
             var index = 0
             while !stop.isSet {
-                for _ in 0..<200 { later.send(recordLine("later \(index)")); index += 1 }
+                for _ in 0..<200 { later.write(recordLine("later \(index)")); index += 1 }
                 try? later.sync(Int64(index))
             }
         }

@@ -31,7 +31,8 @@ let currentRecordsTable = version2RecordsTable.replacingOccurrences(of: "metadat
 /// store whose one chunk is made by running `chunkSQL` on a fresh SQLite file.
 func makeBundle(
     in folder: TemporaryDirectory, named name: String = "hostile.tar.gz", formatVersion: Int = 2,
-    chunkSQL: String, bind: ((Database) throws -> Void)? = nil, extra: [(String, [UInt8])] = []
+    chunkSQL: String, bind: ((Database) throws -> Void)? = nil, extra: [(String, [UInt8])] = [],
+    info givenInfo: [UInt8]? = nil
 ) throws -> URL {
     let chunk = folder.file("\(name).chunk.sqlite")
     try? FileManager.default.removeItem(at: chunk)
@@ -47,7 +48,7 @@ func makeBundle(
         try writer.addDirectory(top)
         var manifest = BundleManifest(kind: "collect", toolVersion: "test", host: "elsewhere", kernel: "Linux", created: 1)
         let files: [(String, [UInt8])] = [
-            ("\(BundleLayout.logStore)/Info.json", Array(info.utf8)),
+            ("\(BundleLayout.logStore)/Info.json", givenInfo ?? Array(info.utf8)),
             ("\(BundleLayout.logStore)/Persist/0000000000000001.chunk.sqlite", Array(try Data(contentsOf: chunk))),
             (BundleLayout.stats, Array("{}".utf8)),
             (BundleLayout.errors, Array("no errors\n".utf8)),

@@ -76,6 +76,20 @@ struct HostileChunkTests {
         #expect(shown.stderr.contains("longer than the store's bound"), "\(shown.stderr)")
     }
 
+    /// What `verify` passes, `show` opens: an Info.json nested too deep for the store's reader
+    /// is refused by both, with the file named (verify exited 0 for it before).
+    @Test func anInfoJSONTheStoreCannotReadFailsVerifyAsItFailsShow() throws {
+        let folder = try TemporaryDirectory("diag-hostile-chunk")
+        let deep = Array(repeating: UInt8(ascii: "["), count: 100_000) + Array(repeating: UInt8(ascii: "]"), count: 100_000)
+        let bundle = try makeBundle(in: folder, chunkSQL: "\(currentRecordsTable); PRAGMA user_version = 3;", info: deep)
+        let verified = try diag(["verify", bundle.path], cacheIn: folder)
+        #expect(verified.status == 65, "\(verified.stdout)\(verified.stderr)")
+        #expect((verified.stdout + verified.stderr).contains("system_logs.logarchive/Info.json"), "\(verified.stdout)\(verified.stderr)")
+        let shown = try diag(["show", bundle.path], cacheIn: folder)
+        #expect(shown.status == 65, "\(shown.stderr)")
+        #expect(cachedBundles(folder).isEmpty)
+    }
+
     @Test func aVersion1ChunkIsCopiedIntoAFreshChunkAndReads() throws {
         let folder = try TemporaryDirectory("diag-hostile-chunk")
         let bundle = try makeBundle(in: folder, formatVersion: 1, chunkSQL: "\(version1LogTable);\n\(Self.oneVersion1Row)")

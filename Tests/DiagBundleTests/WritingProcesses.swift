@@ -8,45 +8,6 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Speaks diagd's NDJSON protocol: records, then `{"sync": ID}` to wait for their commit.
-final class SocketClient {
-    let descriptor: Int32
-    private var pending: [UInt8] = []
-
-    init(path: String) throws {
-        descriptor = try UnixSocket.connect(path: path)
-    }
-
-    func send(_ text: String) {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { return }
-            offset += count
-        }
-    }
-
-    /// Sends `{"sync": id}` and waits for `{"synced": id}`: every record sent before is committed.
-    func sync(_ id: Int64) throws {
-        send("{\"sync\": \(id)}\n")
-        while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(pending[..<newline])
-                pending.removeSubrange(...newline)
-                if let reply = try? JSONReader.parseObject(line), reply["synced"]?.int64Value == id { return }
-                continue
-            }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { throw TestFailure("diagd closed the connection before syncing \(id)") }
-            pending.append(contentsOf: chunk[0..<count])
-        }
-    }
-
-    deinit { Glibc.close(descriptor) }
-}
-
 /// One NDJSON record line as a component would send it.
 func recordLine(_ message: String, level: String = "Default", subsystem: String = "com.example.sync.core", timestamp: Int64? = nil) -> String {
     var writer = JSONWriter()

@@ -55,7 +55,6 @@ import TestSupport
     ] as [Int64])
     func digitsAreTheDecimalText(value: Int64) {
         var writer = ByteWriter(capacity: 1)
-        defer { writer.deallocate() }
         writer.append(UInt8(ascii: "<"))
         writer.appendDigits(value)
         writer.append(UInt8(ascii: ">"))
@@ -65,7 +64,6 @@ import TestSupport
     @Test func escapingAddsABackslashBeforeEachSpecialByte() {
         for text in ["", "plain", "\"", "a]b\\c\"d", String(repeating: "]", count: 17), "12345678\"", "1234567\""] {
             var writer = ByteWriter(capacity: 1)
-            defer { writer.deallocate() }
             var copy = text
             copy.withUTF8 { writer.appendEscaped($0) }
             let expected = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "]", with: "\\]")

@@ -9,7 +9,7 @@ import TestSupport
     @Test func diagdsRecordsHaveTheirThreadID() throws {
         let daemon = try RunningDaemon()
         defer { daemon.stop() }
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         client.write(#"{"sync":1}"# + "\n")
         #expect(client.readReply()?["synced"] != nil)
         let own = try daemon.storedRecords().filter { $0.process == "diagd" }

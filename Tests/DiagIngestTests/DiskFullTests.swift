@@ -35,7 +35,7 @@ final class SmallFileSystem {
         let filler = disk.path + "/filler"
         try Data(count: max(0, free - (400 << 10))).write(to: URL(fileURLWithPath: filler))
 
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         var acknowledged = 0
         var sent = 0
         var refusal: String?
@@ -73,7 +73,7 @@ final class SmallFileSystem {
             while let reply = client.readReply(timeout: 2) {
                 if reply["synced"]?.int64Value == sync { break }
             }
-            let stats = try RawClient(path: daemon.socketPath)
+            let stats = try DaemonClient(path: daemon.socketPath)
             stats.write("{\"stats\":true}\n")
             let counters = stats.readReply()?["stats"]?.objectValue
             resumed = counters?["persisted"]?.int64Value ?? 0 > Int64(acknowledged) && probe > 1

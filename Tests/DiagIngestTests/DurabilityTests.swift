@@ -13,7 +13,7 @@ import TestSupport
         let acknowledged = AcknowledgedCount()
         let socketPath = daemon.socketPath
         let writer = Thread {
-            guard let client = try? RawClient(path: socketPath) else { return }
+            guard let client = try? DaemonClient(path: socketPath) else { return }
             var sent = 0
             for sync in 1...400 {
                 var burst = ""

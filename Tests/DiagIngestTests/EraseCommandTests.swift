@@ -53,7 +53,7 @@ import TestSupport
         #expect(try total(store).hasPrefix("Total: 0 events"))
         try daemon.start()
         defer { daemon.stop() }
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         client.write(#"{"eventMessage":"after the erase"}"# + "\n" + #"{"sync":1}"# + "\n")
         #expect(client.readReply()?["synced"] != nil)
         #expect(try daemon.clientRecords().map(\.eventMessage) == ["after the erase"])

@@ -32,7 +32,7 @@ import TestSupport
 
     @Test func configChangesPersistenceAtRunTimeAndTheSettingSurvivesARestart() throws {
         let daemon = try RunningDaemon()
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         client.write("{\"config\":{\"subsystem\":\"com.example.sync\",\"mode\":\"persist:debug\"}}\n")
         let configured = try #require(client.readReply()?["configured"])
         #expect(configured.compactDescription.contains("com.example.sync"))
@@ -56,7 +56,7 @@ import TestSupport
         #expect(try daemon.clientRecords().map(\.eventMessage) == ["kept debug", "kept default", "kept info"])
 
         try daemon.start()
-        let again = try RawClient(path: daemon.socketPath)
+        let again = try DaemonClient(path: daemon.socketPath)
         again.write("{\"eventMessage\":\"kept after restart\",\"messageType\":\"Debug\",\"subsystem\":\"com.example.sync\"}\n{\"sync\":2}\n")
         #expect(again.waitForSync(2) == [])
         #expect(daemon.stop() == 0)

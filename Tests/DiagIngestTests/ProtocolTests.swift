@@ -7,7 +7,7 @@ import TestSupport
 @Suite(.serialized) struct ProtocolTests {
     @Test func recordsGetTrustedFieldsFromTheKernelAndSpoofedOnesAreIgnored() throws {
         let daemon = try RunningDaemon()
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         client.write("""
             {"eventMessage":"spoofing","process":"kernel_task","processID":1,"userID":4242,"processImagePath":"/sbin/fake","receiptTime":5,"timestamp":1700000000000000000,"subsystem":"com.example.sync","category":"export","metadata":{"store":"A"}}
             {"sync":1}
@@ -63,7 +63,7 @@ import TestSupport
         #expect(session.client.waitForSync(1) == [])
         session.client.write("{\"eventMessage\":\"cut in the mid")
         session.client.close()
-        let second = try RawClient(path: session.daemon.socketPath)
+        let second = try DaemonClient(path: session.daemon.socketPath)
         second.write("{\"eventMessage\":\"after\"}\n{\"sync\":2}\n")
         #expect(second.waitForSync(2) == [])
         try session.finish()
@@ -83,11 +83,11 @@ import TestSupport
 /// A daemon and one raw client connected to it.
 struct RawDaemonSession {
     let daemon: RunningDaemon
-    let client: RawClient
+    let client: DaemonClient
 
     init(arguments: [String] = []) throws {
         daemon = try RunningDaemon(arguments: arguments)
-        client = try RawClient(path: daemon.socketPath)
+        client = try DaemonClient(path: daemon.socketPath)
     }
 
     func finish() throws {
@@ -112,7 +112,7 @@ enum PeerIdentity {
         let socketPath = daemon.socketPath
         // About 20 MB of replies would pile up; the daemon gives up on this client instead.
         let writer = Thread {
-            guard let flooder = try? RawClient(path: socketPath) else { return }
+            guard let flooder = try? DaemonClient(path: socketPath) else { return }
             for _ in 0..<100 { flooder.write(chunk) }
         }
         writer.start()
@@ -123,7 +123,7 @@ enum PeerIdentity {
             dropped = daemon.stderr.contains("did not read its replies")
         }
         #expect(dropped)
-        let polite = try RawClient(path: daemon.socketPath)
+        let polite = try DaemonClient(path: daemon.socketPath)
         polite.write("{\"eventMessage\":\"still here\"}\n{\"sync\":1}\n")
         #expect(polite.waitForSync(1) == [])
         #expect(daemon.stop() == 0)

@@ -6,7 +6,7 @@ import TestSupport
 
 @Suite(.serialized) struct QuotaTests {
     /// Writes `count` records named `prefix N`, `perSync` per transaction, waiting for each sync.
-    private func write(_ client: RawClient, prefix: String, count: Int, perSync: Int, timestamp: Int64? = nil, firstSync: Int64) -> Int64 {
+    private func write(_ client: DaemonClient, prefix: String, count: Int, perSync: Int, timestamp: Int64? = nil, firstSync: Int64) -> Int64 {
         var sync = firstSync
         var index = 0
         let padding = String(repeating: "p", count: 200)
@@ -35,7 +35,7 @@ import TestSupport
 
     @Test func theSizeQuotaDropsWholeOldestChunksAndNothingElse() throws {
         let daemon = try RunningDaemon(arguments: ["--chunk-size", "64K", "--max-size", "300K"])
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         _ = write(client, prefix: "q", count: 6000, perSync: 100, firstSync: 1)
         let storeURL = URL(fileURLWithPath: daemon.storePath)
         let deadline = Date(timeIntervalSinceNow: 30)
@@ -61,7 +61,7 @@ import TestSupport
 
     @Test func theAgeQuotaDropsChunksWhoseRecordsAreAllTooOld() throws {
         let daemon = try RunningDaemon(arguments: ["--chunk-size", "64K", "--max-age", "1h"])
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         let twoDaysAgo = Int64(Date().timeIntervalSince1970 - 2 * 86_400) * 1_000_000_000
         let next = write(client, prefix: "old", count: 1500, perSync: 100, timestamp: twoDaysAgo, firstSync: 1)
         _ = write(client, prefix: "new", count: 500, perSync: 100, firstSync: next)

@@ -1,5 +1,6 @@
 @testable import DiagIngest
 import DiagModel
+import DiagProtocol
 import Foundation
 import Synchronization
 import Testing
@@ -15,10 +16,15 @@ final class MemoryPeer: ReplySink {
     var pendingReplyBytes: Int { unread.withLock { $0.count } }
     func requestTurn() { turnsAsked.wrappingAdd(1, ordering: .relaxed) }
 
-    /// Takes every reply line sent so far.
+    /// Takes every reply line sent so far; each must read as a `DaemonReply`, as clients read it.
     func readLines() -> [[String: JSONValue]] {
         let bytes = unread.withLock { bytes in defer { bytes = [] }; return bytes }
         return bytes.split(separator: UInt8(ascii: "\n")).map { line in
+            do {
+                _ = try DaemonReply.parse(Array(line))
+            } catch {
+                Issue.record("not a reply clients read: \(error): \(String(decoding: line.prefix(200), as: UTF8.self))")
+            }
             guard let members = try? JSONReader.parseObject(Array(line)) else {
                 Issue.record("not a JSON object: \(String(decoding: line, as: UTF8.self))")
                 return [:]

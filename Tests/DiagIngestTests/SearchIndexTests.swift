@@ -23,7 +23,7 @@ import TestSupport
 
     @Test func diagdIndexesTheChunksItCloses() throws {
         let daemon = try RunningDaemon(arguments: ["--chunk-size", "64K"])
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         // Ten transactions (a sync after each): a chunk closes after the batch that fills it.
         for batch in 0..<10 {
             var lines = ""

@@ -22,7 +22,7 @@ import TestSupport
         defer { if stream.isRunning { kill(stream.processIdentifier, SIGKILL) } }
 
         // Log until the subscription is in place and a matching record shows, then check the filters.
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         let deadline = Date(timeIntervalSinceNow: 20)
         var round = 0
         var lines: [String] = []
@@ -55,7 +55,7 @@ import TestSupport
                                                         "--subsystem", "com.example.sync", "--mode", "level:debug,persist:debug"])
         #expect(set.status == 0, "\(set.stderr)")
         #expect(set.stdout.contains("com.example.sync"))
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         client.write(#"{"eventMessage":"kept debug","subsystem":"com.example.sync","messageType":"Debug"}"# + "\n")
         client.write(#"{"eventMessage":"ring-only debug","subsystem":"com.example.other","messageType":"Debug"}"# + "\n")
         client.write(#"{"sync":1}"# + "\n")
@@ -128,7 +128,7 @@ struct LevelSettingResetTests {
         #expect(category.stdout.contains("com.example.sync level:debug,persist:debug"))
 
         // Records follow the settings now in force: debug of com.example.sync is stored.
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         client.write(#"{"eventMessage":"upload debug kept","subsystem":"com.example.sync","category":"upload","messageType":"Debug"}"# + "\n")
         client.write(#"{"sync":1}"# + "\n")
         #expect(client.readReply()?["synced"]?.int64Value == 1)
@@ -164,7 +164,7 @@ struct LevelSettingResetTests {
     @Test func badResetRequestsAreRefused() throws {
         let daemon = try RunningDaemon()
         defer { daemon.stop() }
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         client.write(#"{"config":{"reset":true,"mode":"level:debug"}}"# + "\n")
         #expect(client.readReply()?["error"]?.stringValue?.contains("unknown key 'mode' in a 'config' reset") == true)
         client.write(#"{"config":{"reset":"yes"}}"# + "\n")

@@ -20,7 +20,7 @@ import TestSupport
         stream.standardOutput = FileHandle(forWritingAtPath: file)
         try stream.run()
         defer { if stream.isRunning { kill(stream.processIdentifier, SIGKILL) } }
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         // The subscription starts a moment after the process: log rounds until enough show.
         var shown: [String] = []
         for _ in 0..<200 {

@@ -23,7 +23,7 @@ import TestSupport
         stream.standardOutput = FileHandle(forWritingAtPath: file)
         try stream.run()
         defer { if stream.isRunning { kill(stream.processIdentifier, SIGKILL) } }
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         var messages: [String] = []
         for _ in 0..<200 {
             for line in lines { client.write(line + "\n") }

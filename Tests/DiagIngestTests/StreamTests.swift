@@ -6,15 +6,15 @@ import TestSupport
 @Suite(.serialized) struct StreamTests {
     @Test func aSubscriberReceivesLiveRecordsFilteredByLevelAndProcess() throws {
         let daemon = try RunningDaemon()
-        let subscriber = try RawClient(path: daemon.socketPath)
+        let subscriber = try DaemonClient(path: daemon.socketPath)
         subscriber.write("{\"subscribe\":{\"level\":\"debug\",\"processes\":[\"\(getpid())\"]}}\n")
         let subscribed = try #require(subscriber.readReply()?["subscribed"]?.objectValue)
         #expect(subscribed["level"]?.stringValue == "debug")
-        let infoOnly = try RawClient(path: daemon.socketPath)
+        let infoOnly = try DaemonClient(path: daemon.socketPath)
         infoOnly.write("{\"subscribe\":{\"level\":\"info\"}}\n")
         #expect(infoOnly.readReply()?["subscribed"] != nil)
 
-        let logger = try RawClient(path: daemon.socketPath)
+        let logger = try DaemonClient(path: daemon.socketPath)
         logger.write("""
             {"eventMessage":"live debug","messageType":"Debug"}
             {"eventMessage":"live error","messageType":"Error"}
@@ -38,10 +38,10 @@ import TestSupport
 
     @Test func aStreamPredicateIsEvaluatedByTheDaemon() throws {
         let daemon = try RunningDaemon()
-        let subscriber = try RawClient(path: daemon.socketPath)
+        let subscriber = try DaemonClient(path: daemon.socketPath)
         subscriber.write("{\"subscribe\":{\"level\":\"debug\",\"predicate\":\"subsystem == 'com.example.sync' AND eventMessage CONTAINS[c] 'PUSH'\"}}\n")
         #expect(subscriber.readReply()?["subscribed"] != nil)
-        let logger = try RawClient(path: daemon.socketPath)
+        let logger = try DaemonClient(path: daemon.socketPath)
         logger.write("""
             {"eventMessage":"push token refreshed","subsystem":"com.example.sync"}
             {"eventMessage":"push elsewhere","subsystem":"com.example.other"}

@@ -53,7 +53,7 @@ import TestSupport
     }
 
     /// A slow client: a frame begun and never finished. Others are served meanwhile, and after
-    /// `SyslogTCPListener.idleSeconds` (30 s) of silence the connection is closed with its reason.
+    /// `SyslogTCPListener.stallSeconds` (30 s) of silence the connection is closed with its reason.
     @Test func aClientThatStallsInAFrameIsClosedAndOthersAreServedMeanwhile() throws {
         let port = try LoopbackPort.free()
         let syslog = try SyslogDaemon(extra: ["--syslog-tcp", "127.0.0.1:\(port)"])
@@ -121,7 +121,7 @@ import TestSupport
         for round in 0..<400 where lost == 0 {
             for index in 0..<50 { try sender.send(Array("<11>filler: \(round) \(index) \(padding)".utf8)) }
             usleep(20_000)
-            let client = try RawClient(path: daemon.socketPath)
+            let client = try DaemonClient(path: daemon.socketPath)
             client.write("{\"stats\":true}\n")
             if case .object(let stats)? = client.readReply()?["stats"], case .int(let value)? = stats["syslogLost"] { lost = value }
         }

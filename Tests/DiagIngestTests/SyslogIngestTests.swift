@@ -155,7 +155,7 @@ final class SyslogDaemon {
 
     /// diagd's counters (`{"stats": true}`).
     func stats() throws -> [String: JSONValue] {
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         client.write("{\"stats\":true}\n")
         guard case .object(let stats)? = client.readReply()?["stats"] else { throw DaemonFailure("no stats reply") }
         return stats

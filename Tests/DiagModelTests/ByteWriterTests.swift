@@ -5,7 +5,6 @@ import Testing
 @Suite struct ByteWriterTests {
     @Test func jsonStringsMatchJSONWriterAtEveryLengthAndOffset() {
         var writer = ByteWriter(capacity: 64)
-        defer { writer.deallocate() }
         for length in 0..<20 {
             for special in ["\"", "\\", "\u{0}", "\u{1F}", "\n", "\t", "é", "𝄞", "\u{7F}", "/", "a"] {
                 for offset in 0...length {
@@ -25,7 +24,6 @@ import Testing
 
     @Test func asciiOnlyStopsAtTheFirstByteBeyondASCIIHavingWrittenNothing() {
         var writer = ByteWriter(capacity: 64)
-        defer { writer.deallocate() }
         writer.append("kept")
         var text = "0123456789abcdef é and more"
         let written = text.withUTF8 { writer.appendJSONString($0, asciiOnly: true) }
@@ -38,7 +36,6 @@ import Testing
 
     @Test func digitsAndGrowth() {
         var writer = ByteWriter(capacity: 1)
-        defer { writer.deallocate() }
         for value: Int64 in [0, 9, 10, 99, 100, -1, .max, .min] {
             writer.count = 0
             writer.appendDigits(value)
@@ -49,5 +46,21 @@ import Testing
         var copy = long
         copy.withUTF8 { writer.appendJSONString($0) }
         #expect(writer.count == 10_000 * 6 + 2)
+    }
+
+    /// A pool's round trip: the memory taken out of one writer is adopted, empty and at its
+    /// capacity, by the next, which grows from it like any writer (its deinit frees what it ends with).
+    @Test func storageTakenOutIsAdoptedEmptyAtItsCapacity() {
+        var first = ByteWriter(capacity: 100)
+        first.append("some frames")
+        let storage = first.takeStorage()
+        #expect(storage.capacity == 100)
+        var second = ByteWriter(adopting: storage.base, capacity: storage.capacity)
+        #expect(second.count == 0 && second.capacity == 100 && second.base == storage.base)
+        let text = String(repeating: "x", count: 1000)
+        var copy = text
+        copy.withUTF8 { second.append($0) }
+        #expect(String(decoding: second.bytes, as: UTF8.self) == text)
+        #expect(second.capacity >= 1000)
     }
 }

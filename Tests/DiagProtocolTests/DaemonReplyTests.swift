@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func anOversizeReplyIsRefusedBeforeItIsRead() {
-        let huge = "{\"error\": \"" + String(repeating: "x", count: DaemonReply.maximumLineLength) + "\"}"
+        let huge = "{\"error\": \"" + String(repeating: "x", count: LineBounds.reply) + "\"}"
         #expect(throws: ProtocolError.self) { try parse(huge) }
     }
 }

@@ -13,7 +13,6 @@ import TestSupport
         var records: [String] = []
         // One small scratch for all rows: most rows make it grow, and later rows reuse it.
         var scratch = ByteWriter(capacity: 64)
-        defer { scratch.deallocate() }
         while let row = try cursor.nextRow() {
             var bytes = Array("previous line\n".utf8)
             try row.appendJSON(offsetSeconds: offsetSeconds, to: &bytes, scratch: &scratch)
@@ -100,7 +99,6 @@ import TestSupport
             let row = try #require(try cursor.nextRow())
             var bytes: [UInt8] = []
             var scratch = ByteWriter(capacity: 64)
-            defer { scratch.deallocate() }
             let rowError = #expect(throws: StoreError.self) { try row.appendJSON(offsetSeconds: 0, to: &bytes, scratch: &scratch) }
             let recordError = #expect(throws: StoreError.self) { try row.record() }
             #expect(rowError?.kind == .badRecord)

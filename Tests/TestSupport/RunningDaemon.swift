@@ -102,25 +102,10 @@ public final class RunningDaemon {
     /// Sends NDJSON record lines on one connection, then `{"sync":1}`, and waits for
     /// `{"synced":1}`: once it returns, diagd has committed them.
     public func send(_ lines: [String]) throws {
-        let descriptor = try UnixSocket.connect(path: socketPath)
-        defer { close(descriptor) }
-        let bytes = Array((lines.joined(separator: "\n") + "\n{\"sync\":1}\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { throw DaemonFailure("writing to diagd failed: \(String(cString: strerror(errno)))") }
-            offset += count
-        }
-        var reply = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 256)
-        while !reply.contains(UInt8(ascii: "\n")) {
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            guard count > 0 else { throw DaemonFailure("diagd closed the connection before {\"synced\":1}") }
-            reply += buffer[..<count]
-        }
-        guard String(decoding: reply, as: UTF8.self).hasPrefix("{\"synced\":1}") else {
-            throw DaemonFailure("diagd answered \(String(decoding: reply, as: UTF8.self))")
-        }
+        let client = try DaemonClient(path: socketPath)
+        client.write(lines.joined(separator: "\n") + "\n")
+        let refused = try client.sync(1)
+        guard refused.isEmpty else { throw DaemonFailure("diagd answered \(refused)") }
     }
 
     /// Every record in the store, oldest first.

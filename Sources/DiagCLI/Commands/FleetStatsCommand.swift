@@ -7,7 +7,8 @@ import DiagStore
 import Foundation
 
 /// `diag fleet stats`: `diag stats` over the fleet database, the same tables and JSON; aggregate
-/// SQL when PostgreSQL decides the predicate exactly, otherwise the records are counted here.
+/// SQL when PostgreSQL decides the predicate exactly, otherwise the records are counted
+/// (`FleetStatistics.tally`). The arguments and the printing.
 struct FleetStatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
@@ -33,22 +34,11 @@ struct FleetStatsCommand: ParsableCommand {
         let text = try fleet.query.text()
         let connection = try FleetDatabase.connect(fleet.database)
         let selection = RecordSelection(start: window.start, end: window.end, includeInfo: true, includeDebug: true)
-        var tally = StatsTally()
         let plan = try FleetDatabase.reporting {
             try window.query(text, selection: selection, bundle: fleet.bundle, connection: connection).plan()
         }
         let reason: String? = plan.isExact ? nil : "the predicate has a part SQL cannot decide (a residual)"
-        try FleetDatabase.reporting {
-            if plan.isExact {
-                for group in try FleetStatistics.groups(connection: connection, plan: plan) {
-                    let key: SQLValue = group.number.map { .int($0) } ?? group.text.map { .text($0) } ?? .null
-                    tally.add(group.grouping, key, events: group.events, bytes: group.bytes)
-                }
-            } else {
-                let reader = try FleetRecordReader(connection: connection, plan: plan)
-                while let record = try reader.next() { tally.add(record) }
-            }
-        }
+        let tally = try FleetDatabase.reporting { try FleetStatistics.tally(connection: connection, plan: plan) }
         let report = StatsReport(tally: tally, sort: table.sort, limit: table.limit, zone: window.zone)
         let sink = OutputSink.standardOutput()
         switch table.style {

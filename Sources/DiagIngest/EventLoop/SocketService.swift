@@ -1,4 +1,5 @@
 import DiagModel
+import DiagProtocol
 import Foundation
 import CEpoll
 import Glibc
@@ -24,7 +25,7 @@ final class SocketService: Sendable {
     private let listening: Int32
     private let connections = Mutex<[UInt64: Connection]>([:])
     private let serials = Atomic<Int>(0)
-    private let pool: Mutex<WorkerPool?> = Mutex(nil)
+    private let pool: Mutex<WorkerPool<Connection>?> = Mutex(nil)
 
     /// Serves `listening` (a bound, listening stream socket this service does not own).
     init(listening: Int32, context: IngestContext, quota: ConnectionQuota) throws(IngestError) {
@@ -43,7 +44,7 @@ final class SocketService: Sendable {
 
     /// Runs the loop on the calling thread until `isStopping` holds after a wake.
     func run(workers: Int, isStopping: () -> Bool) {
-        let pool = WorkerPool(threadCount: workers, readSize: Self.readSize) { [self] connection, buffer in
+        let pool = WorkerPool<Connection>(threadCount: workers, readSize: Self.readSize, name: "diagd-worker") { [self] connection, buffer in
             serve(connection, buffer: buffer)
         }
         self.pool.withLock { $0 = pool }
@@ -74,7 +75,7 @@ final class SocketService: Sendable {
         for connection in open { connection.retire() }
     }
 
-    private func acceptWaiting(_ pool: WorkerPool) {
+    private func acceptWaiting(_ pool: WorkerPool<Connection>) {
         while true {
             // accept4 is not imported (it needs _GNU_SOURCE); diagd starts no programs, so setting
             // close-on-exec just after is as good.
@@ -92,7 +93,7 @@ final class SocketService: Sendable {
         }
     }
 
-    private func admit(_ descriptor: Int32, _ pool: WorkerPool) {
+    private func admit(_ descriptor: Int32, _ pool: WorkerPool<Connection>) {
         let peer: PeerIdentity
         do {
             peer = try PeerIdentity.of(socket: descriptor)
@@ -124,10 +125,8 @@ final class SocketService: Sendable {
 
     /// One line saying why, then the connection closes.
     private func refuse(_ descriptor: Int32, reason: String) {
-        var writer = JSONWriter(reservingCapacity: 128)
-        writer.append(.object(["error": .string(reason)]))
-        writer.bytes.append(UInt8(ascii: "\n"))
-        _ = writer.bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+        let line = DaemonReply.error(reason).line
+        _ = line.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
         close(descriptor)
     }
 

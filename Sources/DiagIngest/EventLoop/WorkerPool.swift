@@ -2,32 +2,35 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// The few threads that serve connection turns: read, frame and parse lines, answer requests.
-/// A connection is queued at most once at a time (its turn), so the queue is bounded by the
-/// number of connections. Workers sleep on a semaphore: no timed waits.
-final class WorkerPool: Sendable {
+/// The few threads that serve turns of what an epoll loop watches (diagd's connections, the
+/// syslog sockets): read, frame and parse, answer requests. A thing is queued at most once at a
+/// time (its turn: one-shot registrations), so the queue is bounded by the number of things
+/// watched. Workers sleep on a semaphore: no timed waits.
+final class WorkerPool<Served: Sendable>: Sendable {
     let threadCount: Int
-    private let queue = Mutex(TurnQueue())
+    private let queue = Mutex(TurnQueue<Served>())
     private let available = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
+    private let exited = DispatchSemaphore(value: 0)
 
-    /// `serve` runs on a worker with that worker's own read buffer.
-    init(threadCount: Int, readSize: Int, serve: @escaping @Sendable (Connection, UnsafeMutableRawBufferPointer) -> Void) {
+    /// `serve` runs on a worker with that worker's own read buffer; threads are named
+    /// `name-0`, `name-1`….
+    init(threadCount: Int, readSize: Int, name: String, serve: @escaping @Sendable (Served, UnsafeMutableRawBufferPointer) -> Void) {
         self.threadCount = threadCount
         for index in 0..<threadCount {
             let thread = Thread { [self] in
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 16)
-                defer { buffer.deallocate() }
-                while let connection = next() { serve(connection, buffer) }
+                defer { buffer.deallocate(); exited.signal() }
+                while let served = next() { serve(served, buffer) }
             }
-            thread.name = "diagd-worker-\(index)"
+            thread.name = "\(name)-\(index)"
             thread.stackSize = 1 << 20
             thread.start()
         }
     }
 
-    func submit(_ connection: Connection) {
-        queue.withLock { $0.push(connection) }
+    func submit(_ served: Served) {
+        queue.withLock { $0.push(served) }
         available.signal()
     }
 
@@ -37,31 +40,38 @@ final class WorkerPool: Sendable {
         for _ in 0..<threadCount { available.signal() }
     }
 
-    private func next() -> Connection? {
+    /// `stop`, then waits until every worker has left its turn (before the served things'
+    /// descriptors close).
+    func stopAndWait() {
+        stop()
+        for _ in 0..<threadCount { exited.wait() }
+    }
+
+    private func next() -> Served? {
         while true {
             available.wait()
             if stopping.load(ordering: .relaxed) { return nil }
-            let connection = queue.withLock { $0.pop() }
-            if let connection { return connection }
+            let served = queue.withLock { $0.pop() }
+            if let served { return served }
         }
     }
 }
 
 /// First in, first out, without moving the queue on every pop.
-private struct TurnQueue {
-    private var items: [Connection] = []
+private struct TurnQueue<Item> {
+    private var items: [Item] = []
     private var head = 0
 
-    mutating func push(_ connection: Connection) { items.append(connection) }
+    mutating func push(_ item: Item) { items.append(item) }
 
-    mutating func pop() -> Connection? {
+    mutating func pop() -> Item? {
         guard head < items.count else { return nil }
-        let connection = items[head]
+        let item = items[head]
         head += 1
         if head == items.count {
             items.removeAll(keepingCapacity: items.capacity <= 4096)
             head = 0
         }
-        return connection
+        return item
     }
 }

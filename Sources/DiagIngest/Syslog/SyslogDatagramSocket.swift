@@ -1,32 +1,34 @@
 import DiagModel
 import DiagProtocol
-import Foundation
 import Glibc
 
 /// `--syslog-socket PATH`: a Unix datagram socket like `/dev/log` (mode 0666: anyone may log,
-/// and the kernel says who did), read by one thread.
+/// and the kernel says who did), read in turns on the syslog loop's workers (`SyslogService`)
+/// when the loop sees datagrams waiting.
 ///
 /// Each datagram is one message, at most `maximumDatagram` bytes; a longer one is refused
 /// whole (counted, its sender named in diagd's log), never cut. The sender's PID, UID and
 /// executable come from `SCM_CREDENTIALS`.
 final class SyslogDatagramSocket: @unchecked Sendable {
-    // Safe: `descriptor` is set in init and closed by the reading thread only, after its loop.
+    // Safe: `credentials` and `control` are used by the worker holding the socket's turn only
+    // (one-shot registration); `descriptor` is closed by `close()`, after the workers stopped.
     static let maximumDatagram = 64 << 10
     /// Datagrams read before their records are routed as one batch.
     static let batchSize = 256
+    /// Batches in one turn before the socket goes back in line behind the TCP connections.
+    static let batchesPerTurn = 4
 
     let path: String
-    private let descriptor: Int32
+    let descriptor: Int32
     /// A socket systemd passed is systemd's: diagd neither binds nor removes it.
     let inherited: Bool
     private let intake: SyslogIntake
-    private let stopRequest: StopRequest
-    private let finished = DispatchSemaphore(value: 0)
+    private var credentials = SenderCredentials()
+    private let control = UnsafeMutableRawBufferPointer.allocate(byteCount: SenderCredentials.controlSize, alignment: 16)
 
-    init(path: String, intake: SyslogIntake, stopRequest: StopRequest) throws(IngestError) {
+    init(path: String, intake: SyslogIntake) throws(IngestError) {
         self.path = path
         self.intake = intake
-        self.stopRequest = stopRequest
         if let descriptor = InheritedSocket.datagram(boundTo: path) {
             var on: Int32 = 1
             var bufferSize: Int32 = 8 << 20
@@ -63,40 +65,24 @@ final class SyslogDatagramSocket: @unchecked Sendable {
         self.descriptor = descriptor
     }
 
-    func start() {
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
+    deinit { control.deallocate() }
+
+    /// A worker's turn: reads the datagrams waiting (a few batches at most), routes each batch.
+    /// `buffer` holds at least `maximumDatagram + 1` bytes.
+    func serve(buffer: UnsafeMutableRawBufferPointer) {
+        for _ in 0..<Self.batchesPerTurn {
+            var batch = intake.beginBatch(receiptTime: DaemonLog.now())
+            var read = 0
+            while read < Self.batchSize, receive(buffer, control, &credentials, &batch) { read += 1 }
+            intake.finish(&batch, wait: false)
+            if read < Self.batchSize { return }
         }
-        thread.name = "diagd-syslog-dgram"
-        thread.start()
     }
 
-    /// Waits until the thread has stopped (after `stopRequest`) and the socket is gone.
-    func waitUntilFinished() { finished.wait() }
-
-    private func run() {
-        var credentials = SenderCredentials()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.maximumDatagram + 1, alignment: 16)
-        let control = UnsafeMutableRawBufferPointer.allocate(byteCount: SenderCredentials.controlSize, alignment: 16)
-        defer {
-            buffer.deallocate(); control.deallocate()
-            Glibc.close(descriptor)
-            if !inherited { unlink(path) }
-        }
-        while !stopRequest.isRequested {
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, 250)
-            let now = DaemonLog.now()
-            intake.reportIfDue(now: now)
-            guard ready > 0 else { continue }
-            var batch = intake.beginBatch(receiptTime: now)
-            for _ in 0..<Self.batchSize {
-                guard receive(buffer, control, &credentials, &batch) else { break }
-            }
-            intake.finish(&batch, wait: false)
-        }
-        intake.reportIfDue(now: DaemonLog.now(), force: true)
+    /// After the workers stopped: closes the socket, and removes its file when diagd made it.
+    func close() {
+        Glibc.close(descriptor)
+        if !inherited { unlink(path) }
     }
 
     /// Reads one datagram without waiting; false when none is waiting.

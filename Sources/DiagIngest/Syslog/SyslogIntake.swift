@@ -13,6 +13,9 @@ import Synchronization
 final class SyslogIntake: Sendable {
     let context: IngestContext
     private let pendingReport = Mutex(PendingReport())
+    /// Told how long until a report falls due when something first waits to be reported: the
+    /// syslog loop's timer, so that nothing wakes to look while there is nothing to report.
+    private let reportPending = Mutex<(@Sendable (_ dueInNanoseconds: Int64) -> Void)?>(nil)
     static let reportInterval: Int64 = 5_000_000_000
     static let datagramWait = 1.0
 
@@ -25,6 +28,10 @@ final class SyslogIntake: Sendable {
 
     init(context: IngestContext) {
         self.context = context
+    }
+
+    func whenReportPending(_ schedule: @escaping @Sendable (_ dueInNanoseconds: Int64) -> Void) {
+        reportPending.withLock { $0 = schedule }
     }
 
     func beginBatch(receiptTime: Int64) -> LineBatch {
@@ -66,7 +73,7 @@ final class SyslogIntake: Sendable {
     /// A message refused as malformed: counted, and the first reason of each interval logged.
     func invalid(_ reason: String) {
         context.counters.add(context.counters.syslogInvalid)
-        pendingReport.withLock { state in
+        record { state in
             state.invalid += 1
             if state.firstInvalid == nil { state.firstInvalid = reason }
         }
@@ -74,17 +81,35 @@ final class SyslogIntake: Sendable {
 
     private func lost(_ count: Int) {
         context.counters.add(context.counters.syslogLost, count)
-        pendingReport.withLock { $0.lost += count }
+        record { $0.lost += count }
     }
 
-    /// Logs what was lost or refused since the last report; called by the listeners' threads.
-    func reportIfDue(now: Int64, force: Bool = false) {
+    /// Adds to what waits to be reported; the first addition since a report schedules the next.
+    private func record(_ change: (inout PendingReport) -> Void) {
+        let now = DaemonLog.now()
+        let dueIn = pendingReport.withLock { state -> Int64? in
+            let first = state.lost == 0 && state.invalid == 0
+            change(&state)
+            return first ? state.lastReport + Self.reportInterval - now : nil
+        }
+        if let dueIn, let schedule = reportPending.withLock({ $0 }) { schedule(dueIn) }
+    }
+
+    /// Logs what was lost or refused since the last report, when a report is due (or `force`).
+    /// Returns how long until one is due when something waits that is not due yet.
+    @discardableResult
+    func reportIfDue(now: Int64, force: Bool = false) -> Int64? {
+        var notYet: Int64?
         let due = pendingReport.withLock { state -> PendingReport? in
-            guard state.lost > 0 || state.invalid > 0, force || now - state.lastReport >= Self.reportInterval else { return nil }
+            guard state.lost > 0 || state.invalid > 0 else { return nil }
+            guard force || now - state.lastReport >= Self.reportInterval else {
+                notYet = state.lastReport + Self.reportInterval - now
+                return nil
+            }
             defer { state = PendingReport(lastReport: now) }
             return state
         }
-        guard let due else { return }
+        guard let due else { return notYet }
         let totalLost = context.counters.syslogLost.load(ordering: .relaxed)
         if due.lost > 0 {
             context.log.log(
@@ -95,5 +120,6 @@ final class SyslogIntake: Sendable {
         if due.invalid > 0, let first = due.firstInvalid {
             context.log.log(.error, "syslog: refused \(due.invalid) malformed message\(due.invalid == 1 ? "" : "s"); the first: \(first)", category: "syslog")
         }
+        return nil
     }
 }
