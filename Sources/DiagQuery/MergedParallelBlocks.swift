@@ -51,24 +51,28 @@ extension StoreRows {
 }
 
 /// The rows of chunks that overlap in time, formatted on several threads (issue 15): the
-/// sealed chunks' time slices through `OrderedParallelParts` (in order), the unsealed chunks on
-/// a thread of their own, and the two streams merged here by `RowOrder`, so the output is the
-/// single-thread cursor's byte for byte. Memory stays bounded: every hand-over is a bounded
-/// channel, and the unsealed chunks are read by one cursor, as a single thread reads them.
+/// sealed chunks' time slices through `OrderedParallelParts` (in order), the chunks read whole
+/// (unsealed, or searched in their index: `OverlappingParts.whole`) on a thread of their own,
+/// and the two streams merged here by `RowOrder`, so the output is the single-thread cursor's
+/// byte for byte. Memory stays bounded: every hand-over is a bounded channel, and the chunks
+/// read whole are read by one cursor, as a single thread reads them.
 struct MergedParallelBlocks {
     let plan: OverlappingParts
     let threads: Int
     let messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
     let offsets: @Sendable () -> (Int64) -> Int
 
-    /// Bytes of NDJSON waiting in the sealed parts' channels together, at most (as `StoreRows`).
-    static let bufferedBytes = 24 << 20
+    /// Bytes of NDJSON waiting in the sealed parts' channels together, at most: a third of
+    /// `StoreRows`' 24 MiB, because the chunks read whole sort their rows meanwhile (SQLite's
+    /// sorter, without a timestamp index), and with 24 MiB a slow reader of 170 MB of NDJSON
+    /// took the process to 77 MB (OverlappingMemoryBoundTests).
+    static let bufferedBytes = 8 << 20
     /// Blocks waiting in each merged stream's hand-over.
     static let streamCapacity = 4
 
     func run(_ body: ([UInt8], Int) throws -> Void) throws {
         let sealed = BatchChannel<KeyedNDJSONBlock>(capacity: Self.streamCapacity)
-        let unsealed = BatchChannel<KeyedNDJSONBlock>(capacity: Self.streamCapacity)
+        let whole = BatchChannel<KeyedNDJSONBlock>(capacity: Self.streamCapacity)
         let group = DispatchGroup()
         let (plan, threads, messageResidual, offsets) = (plan, threads, messageResidual, offsets)
         group.enter()
@@ -90,29 +94,29 @@ struct MergedParallelBlocks {
                 sealed.finish(failure: error is BatchChannelCancelled ? nil : error)
             }
         }
-        if let part = plan.unsealed {
+        if let part = plan.whole {
             group.enter()
             Thread.detachNewThread {
                 defer { group.leave() }
                 do {
                     try StoreRows.formatKeyed(part.open(), messageResidual, offsets()) { block in
                         var batch = [block]
-                        try unsealed.put(&batch)
+                        try whole.put(&batch)
                     }
-                    unsealed.finish(failure: nil)
+                    whole.finish(failure: nil)
                 } catch {
-                    unsealed.finish(failure: error is BatchChannelCancelled ? nil : error)
+                    whole.finish(failure: error is BatchChannelCancelled ? nil : error)
                 }
             }
         } else {
-            unsealed.finish(failure: nil)
+            whole.finish(failure: nil)
         }
         defer {
             sealed.cancel()
-            unsealed.cancel()
+            whole.cancel()
             group.wait()
         }
-        try RowOrderMerge(KeyedStream(sealed), KeyedStream(unsealed), limit: plan.limit).run(body)
+        try RowOrderMerge(KeyedStream(sealed), KeyedStream(whole), limit: plan.limit).run(body)
     }
 }
 

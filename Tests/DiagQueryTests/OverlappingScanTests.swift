@@ -77,7 +77,7 @@ import TestSupport
         let plan = try #require(reader.records(filter: StoreFilter()).overlappingParts())
         #expect(plan.parts.count >= 2, "the two sealed chunks (\(2 * Self.perChunk) records) are cut in time slices")
         #expect(plan.parts.allSatisfy { $0.chunks.count == 2 }, "each slice reads both sealed chunks")
-        #expect(plan.unsealed?.chunks.map(\.sealed) == [false, false], "the closed unsealed chunk and the open one")
+        #expect(plan.whole?.chunks.map(\.sealed) == [false, false], "the closed unsealed chunk and the open one")
         #expect(reader.records(filter: StoreFilter()).overlappingParts(merging: false) == nil,
                 "a reader that cannot merge is not given unsealed chunks")
     }

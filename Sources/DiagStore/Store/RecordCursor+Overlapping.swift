@@ -19,17 +19,20 @@ extension StoredRow {
 }
 
 /// A cursor's chunks planned for reading on several threads when they are not apart in time
-/// (`RecordCursor.overlappingParts`): the sealed chunks cut into time slices, and the unsealed
-/// ones (the open chunk, closed chunks not sealed yet) as one part read by one thread.
+/// (`RecordCursor.overlappingParts`): the sealed chunks cut into time slices, and the others
+/// (the open chunk, closed chunks not sealed yet, chunks a message search looks up in their
+/// index) as one part read whole by one thread.
 public struct OverlappingParts: Sendable {
     /// Time slices of the sealed chunks, one task each, in time order: each slice reads every
     /// sealed chunk that has records in it, merged by time, so reading the parts one after
     /// the other gives the sealed chunks' rows in the cursor's order.
     public let parts: [RecordCursorPart]
-    /// The unsealed chunks, merged by time by one cursor. They have no timestamp index yet, so
-    /// a time slice of one would scan all of it: they are read once, and merged with the
-    /// parts' rows by `RowOrder`. Nil when every chunk is sealed.
-    public let unsealed: RecordCursorPart?
+    /// The chunks read whole, merged by time by one cursor, and merged with the parts' rows by
+    /// `RowOrder`: unsealed chunks, which have no timestamp index yet (a time slice of one
+    /// would scan all of it), and with a message search the chunks with a search index (each
+    /// slice would look the needle up in the whole index again: 120 slices made a `MATCHES`
+    /// with a common literal ten times slower). Nil when there are none.
+    public let whole: RecordCursorPart?
     /// The cursor's limit: the merged rows stop there (each part stops there too).
     public let limit: Int?
 }
@@ -37,19 +40,21 @@ public struct OverlappingParts: Sendable {
 extension RecordCursor {
     /// The cursor's chunks as `OverlappingParts`, for the stores `disjointParts` refuses: sealed
     /// chunks whose times overlap, unsealed chunks beside sealed ones, a limit. Nil when
-    /// nothing would run apart (no sealed chunk, or one slice and nothing unsealed), when a
-    /// sealed chunk's time range is unknown, when unsealed chunks or a limit are present and
+    /// nothing would run apart (no chunk to slice, or one slice and nothing read whole), when a
+    /// sealed chunk's time range is unknown, when chunks to read whole or a limit are present and
     /// the reader cannot merge rows by `RowOrder` and cut them at the limit (`merging` false),
     /// or once the cursor was read.
     public func overlappingParts(threads: Int = 2, merging: Bool = true) -> OverlappingParts? {
         guard active.isEmpty, handedOut == nil, !pending.isEmpty, merging || filter.limit == nil else { return nil }
-        let sealed = pending.filter(\.sealed)
-        let unsealed = pending.filter { !$0.sealed }
-        guard !sealed.isEmpty, merging || unsealed.isEmpty,
+        let searched = !filter.messageSearch.isEmpty
+        let readWhole: (ChunkInfo) -> Bool = { !$0.sealed || (searched && $0.searchIndex) }
+        let sealed = pending.filter { !readWhole($0) }
+        let whole = pending.filter(readWhole)
+        guard !sealed.isEmpty, merging || whole.isEmpty,
               sealed.allSatisfy({ $0.oldestTimestamp != nil && ($0.newestTimestamp ?? .max) < .max })
         else { return nil }
         let cuts = Self.overlapCuts(of: sealed, filter: filter, threads: threads, pathOf: pathOf)
-        guard !cuts.isEmpty || !unsealed.isEmpty else { return nil }
+        guard !cuts.isEmpty || !whole.isEmpty else { return nil }
         var parts: [RecordCursorPart] = []
         for index in 0...cuts.count {
             var slice = filter
@@ -60,18 +65,17 @@ extension RecordCursor {
             parts.append(RecordCursorPart(chunks: chunks, paths: chunks.map { pathOf($0.file) }, filter: slice,
                                           trigrams: trigrams, mapped: mapped, task: parts.count))
         }
-        let unsealedPart = unsealed.isEmpty ? nil : RecordCursorPart(
-            chunks: unsealed, paths: unsealed.map { pathOf($0.file) }, filter: filter, trigrams: trigrams, mapped: false, task: parts.count)
+        let wholePart = whole.isEmpty ? nil : RecordCursorPart(
+            chunks: whole, paths: whole.map { pathOf($0.file) }, filter: filter, trigrams: trigrams, mapped: false, task: parts.count)
         pending = []
-        return OverlappingParts(parts: parts, unsealed: unsealedPart, limit: filter.limit)
+        return OverlappingParts(parts: parts, whole: wholePart, limit: filter.limit)
     }
 
     /// Where to cut the sealed `chunks`' part of `filter`'s window, ascending, strictly inside
-    /// it, the records of each chunk spread as `ChunkTimeSamples` finds them. A full scan:
-    /// slices of about `recordsPerSlice` estimated records. A filter with SQL: as
-    /// `disjointParts` cuts it, at least `2 × threads` slices of at least `smallestSlice`. A
-    /// message search: at each chunk's oldest time (a chunk's index lookups are cheap), and
-    /// finer in chunks without a search index, which the search scans.
+    /// it, the records of each chunk spread as `ChunkTimeSamples` finds them. A full scan (a
+    /// message search too: these chunks have no search index): slices of about
+    /// `recordsPerSlice` estimated records. A filter with SQL: as `disjointParts` cuts it, at
+    /// least `2 × threads` slices of at least `smallestSlice`.
     static func overlapCuts(of chunks: [ChunkInfo], filter: StoreFilter, threads: Int, pathOf: (String) -> String) -> [Int64] {
         let spread = chunks.map { chunk -> [(low: Int64, high: Int64, count: Double)] in
             if let samples = ChunkTimeSamples(chunk: chunk, path: pathOf(chunk.file)) {
@@ -83,17 +87,12 @@ extension RecordCursor {
         }
         let ranges = spread.flatMap { $0 }
         guard let low = ranges.map(\.low).min(), let high = ranges.map(\.high).max() else { return [] }
-        var cuts: [Int64]
-        if !filter.messageSearch.isEmpty {
-            let scanned = zip(chunks, spread).filter { !$0.0.searchIndex }.flatMap(\.1)
-            let count = Int((scanned.reduce(0) { $0 + $1.count } / Double(recordsPerSlice)).rounded(.up))
-            cuts = spread.compactMap { $0.first?.low } + evenCuts(scanned, count: count)
-        } else {
-            let total = ranges.reduce(0) { $0 + $1.count }
-            var count = Int((total / Double(recordsPerSlice)).rounded(.up))
-            if filter.whereSQL != nil { count = max(1, min(max(2 * threads, count), Int(total) / smallestSlice)) }
-            cuts = evenCuts(ranges, count: count)
+        let total = ranges.reduce(0) { $0 + $1.count }
+        var count = Int((total / Double(recordsPerSlice)).rounded(.up))
+        if filter.whereSQL != nil, filter.messageSearch.isEmpty {
+            count = max(1, min(max(2 * threads, count), Int(total) / smallestSlice))
         }
+        let cuts = evenCuts(ranges, count: count)
         return Array(Set(cuts.filter { $0 > low && $0 < high })).sorted()
     }
 
