@@ -13,7 +13,7 @@ import TestSupport
     /// maintenance interval (a second): diagd never sees a lull.
     @Test func closedChunksAreIndexedWhileRecordsKeepArriving() throws {
         let daemon = try RunningDaemon(arguments: ["--chunk-size", "64K"])
-        let client = try RawClient(path: daemon.socketPath)
+        let client = try DaemonClient(path: daemon.socketPath)
         let store = URL(fileURLWithPath: daemon.storePath)
         var sent = 0
         var chunks: [ChunkInfo] = []
