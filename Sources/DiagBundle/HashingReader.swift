@@ -1,4 +1,6 @@
+import DiagModel
 import Foundation
+import Synchronization
 
 /// Reads a file and hashes it on a thread of its own, one buffer ahead of the caller, who writes
 /// the same buffers into the archive: the archive's thread feeds the compressor, which is the
@@ -6,20 +8,25 @@ import Foundation
 ///
 /// Four 1 MiB buffers go round: the reader fills and hashes one while the caller writes another.
 final class HashingReader: @unchecked Sendable {
-    // Safe: the queues, `failure`, `digest` and `stopped` are read and written under `condition`;
-    // a buffer is touched by the reader thread only while it is in neither queue, and by the
-    // caller only while it is in `filled` (taken) until handed back to `free`.
+    // Safe: the queues, `failure`, `digest` and `stopped` are in `state`, a `Mutex`; a buffer is
+    // touched by the reader thread only while it is in neither queue, and by the caller only
+    // while it is in `filled` (taken) until handed back to `free`.
     static let bufferSize = 1 << 20
     static let bufferCount = 4
 
-    private let condition = NSCondition()
     private let storage: UnsafeMutableRawBufferPointer
-    private var free: [Int] = Array(0..<HashingReader.bufferCount)
-    private var filled: [(buffer: Int, count: Int)] = []
-    private var failure: (any Error)?
-    private var digest: String?
-    private var stopped = false
-    private var finished = false
+    private let state = Mutex(State())
+
+    private struct State {
+        var free: [Int] = Array(0..<HashingReader.bufferCount)
+        var filled: [(buffer: Int, count: Int)] = []
+        var failure: (any Error)?
+        var digest: String?
+        var stopped = false
+        var finished = false
+        /// The reader thread waiting for a free buffer, the caller for a filled one or the end.
+        var waiting = ParkedThreads()
+    }
 
     private init() {
         storage = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize * Self.bufferCount, alignment: 4096)
@@ -81,11 +88,11 @@ final class HashingReader: @unchecked Sendable {
         var offset: Int64 = 0
         var outcome: (any Error)?
         while offset < size {
-            let buffer: Int? = condition.withLock {
-                while free.isEmpty && !stopped { condition.wait() }
-                return stopped ? nil : free.removeFirst()
+            let buffer = state.wait(on: \.waiting) { state -> Int?? in
+                if state.stopped { return .some(nil) }
+                return state.free.isEmpty ? nil : .some(state.free.removeFirst())
             }
-            guard let buffer else { break }
+            guard let buffer = buffer ?? nil else { break }
             let count = Int(min(Int64(Self.bufferSize), size - offset))
             let chunk = UnsafeMutableRawBufferPointer(rebasing: slice(buffer)[0..<count])
             do {
@@ -97,50 +104,51 @@ final class HashingReader: @unchecked Sendable {
             adjust(chunk, offset)
             hasher.update(UnsafeRawBufferPointer(chunk))
             offset += Int64(count)
-            condition.withLock {
-                filled.append((buffer, count))
-                condition.broadcast()
+            state.withLock { state in
+                state.filled.append((buffer, count))
+                state.waiting.wakeAll()
             }
         }
-        condition.withLock {
-            if let outcome { failure = outcome } else if !stopped { digest = hasher.hexDigest() }
-            finished = true
-            condition.broadcast()
+        let digest = hasher.hexDigest()
+        state.withLock { state in
+            if let outcome { state.failure = outcome } else if !state.stopped { state.digest = digest }
+            state.finished = true
+            state.waiting.wakeAll()
         }
     }
 
     /// The next buffer read, nil once the file is read; rethrows the reader's error.
     private func nextFilled() throws -> (Int, Int)? {
-        try condition.withLock {
-            while filled.isEmpty && !finished { condition.wait() }
-            if !filled.isEmpty { return filled.removeFirst() }
-            if let failure { throw failure }
-            return nil
+        let next = state.wait(on: \.waiting) { state -> Result<(Int, Int)?, any Error>? in
+            if !state.filled.isEmpty { return .success(state.filled.removeFirst()) }
+            guard state.finished else { return nil }
+            if let failure = state.failure { return .failure(failure) }
+            return .success(nil)
         }
+        return try next!.get()
     }
 
     private func release(_ buffer: Int) {
-        condition.withLock {
-            free.append(buffer)
-            condition.broadcast()
+        state.withLock { state in
+            state.free.append(buffer)
+            state.waiting.wakeAll()
         }
     }
 
     private func result() throws -> String {
-        try condition.withLock {
-            if let failure { throw failure }
-            guard let digest else { throw BundleError.failure("the file was not read to its end") }
-            return digest
-        }
+        let (failure, digest) = state.withLock { ($0.failure, $0.digest) }
+        if let failure { throw failure }
+        guard let digest else { throw BundleError.failure("the file was not read to its end") }
+        return digest
     }
 
     /// Stops the reader thread (if the caller gave up early) and waits until it is done with the
     /// descriptor and the buffers.
     private func stopAndWait() {
-        condition.withLock {
-            stopped = true
-            condition.broadcast()
-            while !finished { condition.wait() }
+        state.withLock { state in
+            state.stopped = true
+            state.waiting.wakeAll()
         }
+        _ = state.wait(on: \.waiting) { $0.finished ? true : nil }
     }
 }

@@ -1,6 +1,7 @@
 import DiagModel
 import DiagStore
 import Foundation
+import Synchronization
 
 /// One thread's share of `BundleStatistics.count`: the chunks it scanned, grouped by process,
 /// sender, subsystem, level and minute. Texts are interned from SQLite's bytes, so a record costs
@@ -51,18 +52,21 @@ struct StatisticsScan {
     /// The chunks to scan, handed out one at a time to the threads that call `run`, and what
     /// each thread found.
     final class Work: @unchecked Sendable {
-        // Safe: `next`, `counts`, `failures` and `scans` are read and written under `lock`; a
-        // source (and its connection) is handed to one thread only, once.
-        private let lock = NSLock()
+        // Safe: what the threads share is in `state`, a `Mutex`; a source (and its connection)
+        // is handed to one thread only, once, and `sources` itself is never written.
+        private struct State {
+            var next = 0
+            var counts: [Int64]
+            var failures: [(index: Int, error: any Error)] = []
+            var scans: [StatisticsScan] = []
+        }
+
         private let sources: [SummarySource]
-        private var next = 0
-        private var counts: [Int64]
-        private var failures: [(index: Int, error: any Error)] = []
-        private var scans: [StatisticsScan] = []
+        private let state: Mutex<State>
 
         init(_ sources: [SummarySource]) {
             self.sources = sources
-            counts = Array(repeating: 0, count: sources.count)
+            state = Mutex(State(counts: Array(repeating: 0, count: sources.count)))
         }
 
         /// Scans chunks until none is left (or one failed).
@@ -71,30 +75,32 @@ struct StatisticsScan {
             while let index = take() {
                 do {
                     let count = try scan.scan(sources[index])
-                    lock.withLock { counts[index] = count }
+                    state.withLock { $0.counts[index] = count }
                 } catch {
-                    lock.withLock { failures.append((index, error)) }
+                    state.withLock { $0.failures.append((index, error)) }
                 }
             }
-            lock.withLock { scans.append(scan) }
+            state.withLock { $0.scans.append(scan) }
         }
 
         private func take() -> Int? {
-            lock.withLock {
-                guard failures.isEmpty, next < sources.count else { return nil }
-                next += 1
-                return next - 1
+            let count = sources.count
+            return state.withLock { state in
+                guard state.failures.isEmpty, state.next < count else { return nil }
+                state.next += 1
+                return state.next - 1
             }
         }
 
         /// Each chunk's record count, in the order given; rethrows the first chunk's failure.
         func recordsPerSource() throws -> [Int64] {
-            try lock.withLock {
-                if let first = failures.min(by: { $0.index < $1.index }) { throw first.error }
-                return counts
+            let (counts, first) = state.withLock { state in
+                (state.counts, state.failures.min(by: { $0.index < $1.index })?.error)
             }
+            if let first { throw first }
+            return counts
         }
 
-        var finishedScans: [StatisticsScan] { lock.withLock { scans } }
+        var finishedScans: [StatisticsScan] { state.withLock { $0.scans } }
     }
 }

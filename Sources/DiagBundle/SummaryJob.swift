@@ -1,12 +1,14 @@
+import DiagModel
 import DiagStore
 import Foundation
+import Synchronization
 
 /// Writes `summaries/stats.json`, `summaries/errors.txt` and `report.html` from the snapshot's
 /// chunks on a thread of its own, while the collecting thread archives the snapshot.
 final class SummaryJob: @unchecked Sendable {
     // Safe: the inputs are immutable; `sources` (and their connections) are used only by the
-    // job's thread once `start` hands them over; `outcome` is written once by the job's thread
-    // and read by `wait()` only after it is signalled, under `condition`.
+    // job's thread once `start` hands them over; the result is written once by the job's thread
+    // and read by `wait()` through `outcome`, a `Mutex`.
     private var sources: [SummarySource] = []
     private var storeInfo: StoreInfo?
     private let root: URL
@@ -14,8 +16,12 @@ final class SummaryJob: @unchecked Sendable {
     private let manifest: BundleManifest
     private let notes: String?
     private var baseline: ReportBaseline?
-    private let condition = NSCondition()
-    private var outcome: Result<BundleStatistics, any Error>?
+    private let outcome = Mutex(Outcome())
+
+    private struct Outcome {
+        var result: Result<BundleStatistics, any Error>?
+        var waiting = ParkedThreads()
+    }
 
     init(root: URL, hostName: String, manifest: BundleManifest, notes: String?, baseline: ReportBaseline? = nil) {
         self.root = root
@@ -34,9 +40,9 @@ final class SummaryJob: @unchecked Sendable {
         let thread = Thread { [self] in
             let result = Result { try summarise() }
             self.sources = []  // closes the live store's connections
-            condition.withLock {
-                outcome = result
-                condition.broadcast()
+            outcome.withLock { outcome in
+                outcome.result = result
+                outcome.waiting.wakeAll()
             }
         }
         thread.start()
@@ -44,11 +50,7 @@ final class SummaryJob: @unchecked Sendable {
 
     /// Blocks until the summaries are written; returns the counts or the job's error.
     func wait() throws -> BundleStatistics {
-        let result = condition.withLock {
-            while outcome == nil { condition.wait() }
-            return outcome!
-        }
-        return try result.get()
+        try outcome.wait(on: \.waiting) { $0.result }!.get()
     }
 
     private func summarise() throws -> BundleStatistics {

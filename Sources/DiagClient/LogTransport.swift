@@ -2,6 +2,7 @@ import DiagModel
 import DiagProtocol
 import Foundation
 import Glibc
+import Synchronization
 
 /// Carries records to diagd over its Unix socket, off the caller's thread.
 ///
@@ -9,19 +10,14 @@ import Glibc
 /// buffer is full the record is dropped and counted, and a `lossEvent` record tells the store
 /// how many were lost. A background thread writes the buffer, reconnecting (with back-off) when
 /// the daemon restarts. `flush` waits until the daemon says everything sent before it is committed.
-public final class LogTransport: @unchecked Sendable {
-    // Safe: every mutable field is touched only with `condition` locked; the sender thread owns
-    // the connection it writes to.
+public final class LogTransport: Sendable {
     public static let shared = LogTransport()
 
     public let socketPath: String
     public let bufferLimit: Int
     public let minimumLevel: MessageType
-    let condition = NSCondition()
-    var buffer: [UInt8] = []
-    var droppedSinceReport = 0
-    var state = TransportState()
-    private var senderStarted = false
+    /// What the callers, the sender thread and the reply reader share.
+    let shared = Mutex(TransportShared())
 
     /// - Parameters:
     ///   - socketPath: diagd's socket; by default `$DIAG_SOCKET`, `$XDG_RUNTIME_DIR/diag/diagd.sock`,
@@ -49,54 +45,89 @@ public final class LogTransport: @unchecked Sendable {
     /// Throws when the daemon cannot be reached within `timeout` seconds, or when the connection
     /// broke after records were written to it (the daemon may not have committed them).
     public func flush(timeout: Double = 10) throws(DiagClientError) {
-        condition.lock()
-        defer { condition.unlock() }
-        state.nextSyncID += 1
-        let id = state.nextSyncID
-        state.requestedSync = id
-        startSenderIfNeeded()
-        condition.broadcast()
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while state.acknowledgedSync < id {
-            if state.failedThrough >= id {
-                throw DiagClientError("the connection to diagd at \(socketPath) broke before it acknowledged the records; some may be lost (\(state.lastConnectionError ?? "connection closed"))")
-            }
-            guard condition.wait(until: deadline) else {
-                let reason = state.lastConnectionError.map { ": \($0)" } ?? ""
-                throw DiagClientError("diagd at \(socketPath) did not acknowledge the records within \(timeout) s\(reason)")
-            }
+        let (id, startSender) = shared.withLock { shared in
+            shared.state.nextSyncID += 1
+            shared.state.requestedSync = shared.state.nextSyncID
+            shared.sender.wakeAll()
+            return (shared.state.nextSyncID, shared.claimSenderStart())
+        }
+        if startSender { self.startSender() }
+        let outcome = shared.wait(on: \.flushes, until: .now() + max(0, timeout)) { shared -> FlushOutcome? in
+            if shared.state.acknowledgedSync >= id { return .acknowledged }
+            if shared.state.failedThrough >= id { return .broke(shared.state.lastConnectionError) }
+            return nil
+        }
+        switch outcome {
+        case .acknowledged:
+            return
+        case .broke(let reason):
+            throw DiagClientError("the connection to diagd at \(socketPath) broke before it acknowledged the records; some may be lost (\(reason ?? "connection closed"))")
+        case nil:
+            let reason = shared.withLock { $0.state.lastConnectionError }.map { ": \($0)" } ?? ""
+            throw DiagClientError("diagd at \(socketPath) did not acknowledge the records within \(timeout) s\(reason)")
         }
     }
 
     /// What the transport has done so far.
     public var statistics: TransportStatistics {
-        condition.lock()
-        defer { condition.unlock() }
-        return TransportStatistics(
-            dropped: state.droppedTotal, errorReplies: state.errorReplies, lastErrorReply: state.lastErrorReply,
-            connections: state.connections)
+        shared.withLock { shared in
+            TransportStatistics(
+                dropped: shared.state.droppedTotal, errorReplies: shared.state.errorReplies,
+                lastErrorReply: shared.state.lastErrorReply, connections: shared.state.connections)
+        }
     }
 
     private func enqueue(_ line: [UInt8]) {
-        condition.lock()
-        defer { condition.unlock() }
-        if buffer.count + line.count > bufferLimit {
-            droppedSinceReport += 1
-            state.droppedTotal += 1
-            return
+        let limit = bufferLimit
+        let startSender = shared.withLock { shared in
+            if shared.buffer.count + line.count > limit {
+                shared.droppedSinceReport += 1
+                shared.state.droppedTotal += 1
+                return false
+            }
+            shared.buffer.append(contentsOf: line)
+            shared.sender.wakeAll()
+            return shared.claimSenderStart()
         }
-        buffer.append(contentsOf: line)
-        startSenderIfNeeded()
-        condition.broadcast()
+        if startSender { self.startSender() }
     }
 
-    private func startSenderIfNeeded() {
-        guard !senderStarted else { return }
-        senderStarted = true
+    private func startSender() {
         let thread = Thread { [self] in TransportSender(transport: self).run() }
         thread.name = "diag-log-sender"
         thread.start()
     }
+}
+
+/// What a `LogTransport`'s callers, its sender thread and its reply reader share, in its `Mutex`.
+struct TransportShared {
+    /// Encoded records waiting for the sender.
+    var buffer: [UInt8] = []
+    var droppedSinceReport = 0
+    var state = TransportState()
+    var senderStarted = false
+    /// The sender thread, parked while it has nothing to write.
+    var sender = ParkedThreads()
+    /// `flush` calls waiting for their acknowledgement.
+    var flushes = ParkedThreads()
+
+    /// True once, for the caller that starts the sender thread.
+    mutating func claimSenderStart() -> Bool {
+        defer { senderStarted = true }
+        return !senderStarted
+    }
+
+    /// A sync is wanted and not yet written to the live connection.
+    var syncPending: Bool {
+        state.requestedSync > state.acknowledgedSync
+            && (state.requestedSync > state.syncWrittenOnConnection || state.connectionBroken)
+            && state.failedThrough < state.requestedSync
+    }
+}
+
+private enum FlushOutcome: Sendable {
+    case acknowledged
+    case broke(String?)
 }
 
 /// What the transport keeps about its connection and acknowledgements.

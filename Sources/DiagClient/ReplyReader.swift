@@ -22,16 +22,19 @@ struct ReplyReader {
     private func handle(_ line: [UInt8]) {
         // A reply of another kind, or one that does not read, is no acknowledgement: skipped.
         guard let reply = try? DaemonReply.parse(line) else { return }
-        transport.condition.lock()
-        defer { transport.condition.unlock() }
         switch reply {
         case .synced(let id):
             guard let id = id.int64Value else { return }
-            transport.state.acknowledgedSync = max(transport.state.acknowledgedSync, id)
-            transport.condition.broadcast()
+            transport.shared.withLock { shared in
+                shared.state.acknowledgedSync = max(shared.state.acknowledgedSync, id)
+                shared.flushes.wakeAll()
+            }
         case .error(let reason, let line, _):
-            transport.state.errorReplies += 1
-            transport.state.lastErrorReply = reason + (line.map { " (line \($0))" } ?? "")
+            let text = reason + (line.map { " (line \($0))" } ?? "")
+            transport.shared.withLock { shared in
+                shared.state.errorReplies += 1
+                shared.state.lastErrorReply = text
+            }
         default:
             break
         }

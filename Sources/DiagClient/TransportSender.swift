@@ -2,6 +2,7 @@ import DiagModel
 import DiagProtocol
 import Foundation
 import Glibc
+import Synchronization
 
 /// The background thread of a `LogTransport`: connects, writes the buffer, then a `sync` line
 /// when a `flush` waits, and reconnects with back-off when the daemon goes away.
@@ -46,87 +47,72 @@ struct TransportSender {
 
     /// Waits for records or a sync request; a loss record first when records were dropped.
     private func takeWork(connected: Bool) -> ([UInt8], Int64?) {
-        let condition = transport.condition
-        condition.lock()
-        defer { condition.unlock() }
-        while transport.buffer.isEmpty && transport.droppedSinceReport == 0 && !syncPending {
-            condition.wait()
-        }
-        if transport.droppedSinceReport > 0 {
-            let lost = transport.droppedSinceReport
-            transport.droppedSinceReport = 0
-            let record = LogRecord(
-                timestamp: Clock.now(), messageType: .error, eventType: .lossEvent, sender: "DiagClient",
-                eventMessage: "\(lost) records were dropped: the client's buffer of \(transport.bufferLimit) bytes was full",
-                metadata: ["dropped": .int(Int64(lost))])
-            transport.buffer.append(contentsOf: RecordEncoder.line(record))
-        }
-        let chunk = transport.buffer
-        transport.buffer = []
-        transport.buffer.reserveCapacity(min(chunk.count, 1 << 20))
-        let state = transport.state
-        let wanted = state.requestedSync > state.acknowledgedSync && (state.requestedSync > state.syncWrittenOnConnection || state.connectionBroken)
-            ? state.requestedSync : nil
-        return (chunk, wanted)
-    }
-
-    /// A sync is wanted and not yet written to the live connection.
-    private var syncPending: Bool {
-        let state = transport.state
-        return state.requestedSync > state.acknowledgedSync
-            && (state.requestedSync > state.syncWrittenOnConnection || state.connectionBroken)
-            && state.failedThrough < state.requestedSync
+        let limit = transport.bufferLimit
+        return transport.shared.wait(on: \.sender) { shared -> ([UInt8], Int64?)? in
+            if shared.buffer.isEmpty && shared.droppedSinceReport == 0 && !shared.syncPending { return nil }
+            if shared.droppedSinceReport > 0 {
+                let lost = shared.droppedSinceReport
+                shared.droppedSinceReport = 0
+                let record = LogRecord(
+                    timestamp: Clock.now(), messageType: .error, eventType: .lossEvent, sender: "DiagClient",
+                    eventMessage: "\(lost) records were dropped: the client's buffer of \(limit) bytes was full",
+                    metadata: ["dropped": .int(Int64(lost))])
+                shared.buffer.append(contentsOf: RecordEncoder.line(record))
+            }
+            let chunk = shared.buffer
+            shared.buffer = []
+            shared.buffer.reserveCapacity(min(chunk.count, 1 << 20))
+            let state = shared.state
+            let wanted = state.requestedSync > state.acknowledgedSync && (state.requestedSync > state.syncWrittenOnConnection || state.connectionBroken)
+                ? state.requestedSync : nil
+            return (chunk, wanted)
+        }!
     }
 
     private func putBack(_ bytes: ArraySlice<UInt8>) {
         guard !bytes.isEmpty else { return }
-        transport.condition.lock()
-        transport.buffer.insert(contentsOf: bytes, at: 0)
-        transport.condition.unlock()
+        transport.shared.withLock { $0.buffer.insert(contentsOf: bytes, at: 0) }
     }
 
     private func connect() -> ClientSocket? {
         do {
             let socket = try ClientSocket(path: transport.socketPath)
-            transport.condition.lock()
-            transport.state.generation += 1
-            transport.state.connections += 1
-            transport.state.syncWrittenOnConnection = 0
-            transport.state.recordsAfterLastSync = false
-            transport.state.connectionBroken = false
-            transport.state.lastConnectionError = nil
-            socket.generation = transport.state.generation
-            transport.condition.unlock()
+            // Set before the reply reader shares the socket.
+            socket.generation = transport.shared.withLock { shared in
+                shared.state.generation += 1
+                shared.state.connections += 1
+                shared.state.syncWrittenOnConnection = 0
+                shared.state.recordsAfterLastSync = false
+                shared.state.connectionBroken = false
+                shared.state.lastConnectionError = nil
+                return shared.state.generation
+            }
             let reader = ReplyReader(transport: transport, socket: socket)
             let thread = Thread { reader.run() }
             thread.name = "diag-log-replies"
             thread.start()
             return socket
         } catch {
-            transport.condition.lock()
-            transport.state.lastConnectionError = error.description
-            transport.condition.unlock()
+            let reason = error.description
+            transport.shared.withLock { $0.state.lastConnectionError = reason }
             return nil
         }
     }
 
     private func isBroken(_ socket: ClientSocket) -> Bool {
-        transport.condition.lock()
-        defer { transport.condition.unlock() }
-        return transport.state.connectionBroken || transport.state.generation != socket.generation
+        let generation = socket.generation
+        return transport.shared.withLock { $0.state.connectionBroken || $0.state.generation != generation }
     }
 
     private func markWritingRecords(_ socket: ClientSocket) {
-        transport.condition.lock()
-        transport.state.recordsAfterLastSync = true
-        transport.condition.unlock()
+        transport.shared.withLock { $0.state.recordsAfterLastSync = true }
     }
 
     private func markWritingSync(_ id: Int64, _ socket: ClientSocket) {
-        transport.condition.lock()
-        transport.state.syncWrittenOnConnection = id
-        transport.state.recordsAfterLastSync = false
-        transport.condition.unlock()
+        transport.shared.withLock { shared in
+            shared.state.syncWrittenOnConnection = id
+            shared.state.recordsAfterLastSync = false
+        }
     }
 
     private func broke(_ socket: ClientSocket, _ reason: String) {
@@ -139,14 +125,15 @@ extension LogTransport {
     /// Marks the connection of `generation` broken; `flush` calls waiting on records written to it
     /// and not yet acknowledged fail, since the daemon may not have committed them.
     func connectionBroke(generation: Int, reason: String) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard state.generation == generation, !state.connectionBroken else { return }
-        state.connectionBroken = true
-        state.lastConnectionError = reason
-        if state.recordsAfterLastSync || state.acknowledgedSync < state.syncWrittenOnConnection {
-            state.failedThrough = state.nextSyncID
+        shared.withLock { shared in
+            guard shared.state.generation == generation, !shared.state.connectionBroken else { return }
+            shared.state.connectionBroken = true
+            shared.state.lastConnectionError = reason
+            if shared.state.recordsAfterLastSync || shared.state.acknowledgedSync < shared.state.syncWrittenOnConnection {
+                shared.state.failedThrough = shared.state.nextSyncID
+            }
+            shared.flushes.wakeAll()
+            shared.sender.wakeAll()
         }
-        condition.broadcast()
     }
 }

@@ -7,13 +7,13 @@ import Glibc
 /// (as RFC 5424 frames straight from the rows, for a sink that takes them) while the previous
 /// one is sent.
 final class ForwardReadAhead: @unchecked Sendable {
-    // Safe: `follower` is used by the reading thread only, once `start` is called; `queue` and
-    // `finished` only under `condition`.
+    // Safe: `follower` is used by the reading thread only, once `start` is called; a batch (its
+    // frames) passes to the delivering thread through `batches`, and the reading thread no
+    // longer touches it.
     private let follower: StoreFollower
-    private let condition = NSCondition()
-    private var queue: [StoreFollower.Batch] = []
+    /// The batches read and not yet taken; cancelled with the forward, which wakes both sides.
+    private let batches: BoundedChannel<Transferred<StoreFollower.Batch>>
     private let frames: RFC5424Encoder?
-    private let depth: Int
     private let batchSize: Int
     private let start: ForwardPosition
     private let chunks: @Sendable () -> [ChunkInfo]
@@ -31,7 +31,7 @@ final class ForwardReadAhead: @unchecked Sendable {
         self.frames = frames
         self.start = start
         self.batchSize = batchSize
-        self.depth = depth
+        batches = BoundedChannel(capacity: max(1, depth))
         self.chunks = chunks
         self.cancellation = cancellation
         self.waitForRecords = waitForRecords
@@ -39,6 +39,7 @@ final class ForwardReadAhead: @unchecked Sendable {
     }
 
     func startReading() {
+        cancellation.whenCancelled { [batches] in batches.cancel() }
         let thread = Thread { [self] in
             ForwardThreadPriority.lower()
             read()
@@ -48,25 +49,17 @@ final class ForwardReadAhead: @unchecked Sendable {
     }
 
 
-    /// The next batch, in order; nil once the forward is cancelled. Calls `idle` (without the
-    /// lock) about once a second while none comes.
+    /// The next batch, in order; nil once the forward is cancelled. Calls `idle` about once a
+    /// second while none comes.
     func next(whileWaiting idle: () -> Void = {}) -> StoreFollower.Batch? {
-        condition.lock()
-        defer { condition.unlock() }
-        var idleSince = ContinuousClock.now
-        while queue.isEmpty {
-            if cancellation.isCancelled { return nil }
-            _ = condition.wait(until: Date().addingTimeInterval(0.1))
-            if queue.isEmpty, idleSince.duration(to: .now) >= .seconds(1) {
-                condition.unlock()
-                idle()
-                condition.lock()
-                idleSince = .now
+        while true {
+            // The channel is never finished, nor failed: it ends only when cancelled.
+            switch try? batches.receive(until: .now() + .seconds(1)) {
+            case .element(let batch): return batch.value
+            case .timedOut: idle()
+            case .ended, nil: return nil
             }
         }
-        let batch = queue.removeFirst()
-        condition.broadcast()
-        return batch
     }
 
     /// The first batch read after a wait: small, so that the receiver gets its first records
@@ -93,13 +86,11 @@ final class ForwardReadAhead: @unchecked Sendable {
             }
             if batch.count >= limit { limit = min(limit * 2, batchSize) }
             position = batch.end
-            condition.lock()
-            while queue.count >= depth && !cancellation.isCancelled {
-                _ = condition.wait(until: Date().addingTimeInterval(0.1))
+            do {
+                try batches.send(Transferred(batch))
+            } catch {
+                return  // cancelled: the forward stops
             }
-            queue.append(batch)
-            condition.broadcast()
-            condition.unlock()
         }
     }
 }

@@ -23,8 +23,9 @@ public final class Forwarder: Sendable {
     private let storeDirectory: URL
     private let storeInfo: @Sendable () -> StoreInfo
     private let report: @Sendable (MessageType, String) -> Void
-    private let signal = NSCondition()
-    private let pending = Atomic<Int>(0)
+    /// Wake-ups from `wake` not yet seen by `waitForRecords`, and the forward's thread parked there
+    /// or in a back-off.
+    private let signal = Mutex(WakeSignal())
     private let maximumBackOff: Double
 
     /// `sink` is used only by this forwarder's thread. `storeInfo` lists the chunks now (diagd's
@@ -47,10 +48,10 @@ public final class Forwarder: Sendable {
 
     /// Records were committed: read them now rather than at the next poll.
     public func wake() {
-        pending.add(1, ordering: .relaxed)
-        signal.lock()
-        signal.broadcast()
-        signal.unlock()
+        signal.withLock { signal in
+            signal.pending += 1
+            signal.parked.wakeAll()
+        }
     }
 
     /// Asks `run` to return soon (after the delivery under way, whose waits give up).
@@ -203,20 +204,27 @@ public final class Forwarder: Sendable {
 
     /// Waits for `wake` or a second, whichever comes first (chunks rotate, expiry runs).
     private func waitForRecords() {
-        signal.lock()
-        if pending.exchange(0, ordering: .relaxed) == 0 && !cancellation.isCancelled {
-            _ = signal.wait(until: Date().addingTimeInterval(1))
+        let cancellation = cancellation
+        _ = signal.wait(on: \.parked, until: .now() + .seconds(1)) { signal -> Bool? in
+            guard signal.pending > 0 || cancellation.isCancelled else { return nil }
+            signal.pending = 0
+            return true
         }
-        pending.store(0, ordering: .relaxed)
-        signal.unlock()
     }
 
+    /// Waits `seconds`, or less when the forward is stopped (`stop` wakes it).
     private func sleep(seconds: Double) {
-        let deadline = Date().addingTimeInterval(seconds)
-        signal.lock()
-        while !cancellation.isCancelled && Date() < deadline { _ = signal.wait(until: deadline) }
-        signal.unlock()
+        let cancellation = cancellation
+        _ = signal.wait(on: \.parked, until: .now() + .nanoseconds(Int(max(0, seconds) * 1e9))) { _ in
+            cancellation.isCancelled ? true : nil
+        }
     }
+}
+
+/// `Forwarder.wake`'s signal: how many wake-ups came since the forward last looked at the store.
+struct WakeSignal: Sendable {
+    var pending = 0
+    var parked = ParkedThreads()
 }
 
 /// What the forwarder thread alone touches, behind a mutex so that `Forwarder` is `Sendable`.

@@ -50,9 +50,9 @@ public final class FrameBatch {
 /// keeps a steady number of batches (read ahead, being sent, in the replay window), so once
 /// that many buffers exist no more are made.
 final class FrameBufferPool: @unchecked Sendable {
-    // Safe: `free` is touched only under `lock`; a buffer is in `free` or owned by one batch's
-    // or one encoder's writer, never two.
-    private let lock = NSLock()
+    // Safe: `free` is touched only under `lock` (a `FieldLock`: raw pointers are not
+    // `Sendable`); a buffer is in `free` or owned by one batch's or one encoder's writer, never two.
+    private let lock = FieldLock()
     private var free: [(base: UnsafeMutablePointer<UInt8>, capacity: Int)] = []
     /// Buffers kept at most, and the largest kept (a batch of huge messages is not held on to).
     static let keptBuffers = 4

@@ -6,9 +6,30 @@ import Synchronization
 /// diagd stopping must not wait for a stalled receiver.
 public final class ForwardCancellation: Sendable {
     private let flag = Atomic<Bool>(false)
+    /// What `cancel` must also wake (a read-ahead's channel), so that no wait polls the flag.
+    private let onCancel = Mutex<[@Sendable () -> Void]>([])
     public init() {}
-    public func cancel() { flag.store(true, ordering: .relaxed) }
+
+    public func cancel() {
+        let actions = onCancel.withLock { actions in
+            flag.store(true, ordering: .relaxed)
+            defer { actions = [] }
+            return actions
+        }
+        for action in actions { action() }
+    }
+
     public var isCancelled: Bool { flag.load(ordering: .relaxed) }
+
+    /// Runs `action` once cancelled: at once if already, else on `cancel()`'s thread.
+    func whenCancelled(_ action: @escaping @Sendable () -> Void) {
+        let now = onCancel.withLock { actions in
+            if flag.load(ordering: .relaxed) { return true }
+            actions.append(action)
+            return false
+        }
+        if now { action() }
+    }
 }
 
 /// A connected TCP socket, non-blocking, written with deadlines. Owns its descriptor.

@@ -5,18 +5,20 @@ import Synchronization
 
 /// One `diag stream` client's queue of live records. Bounded: when the client reads too slowly,
 /// records are dropped and counted, and the client is told how many (ingest never waits for it).
-final class StreamSubscriber: @unchecked Sendable {
-    // Safe: `pending`, `dropped` and `closed` are touched only with `lock` held.
+final class StreamSubscriber: Sendable {
+    private struct State {
+        var pending: [LogRecord] = []
+        var dropped = 0
+        var closed = false
+    }
+
     let request: StreamRequest
     let filter: (@Sendable (LogRecord) -> Bool)?
     let capacity: Int
     /// Called when records (or the close) arrive while none were waiting: the connection then
     /// gets a turn to send them. Never called with the lock held.
     private let onAvailable: @Sendable () -> Void
-    private let lock = NSLock()
-    private var pending: [LogRecord] = []
-    private var dropped = 0
-    private var closed = false
+    private let state = Mutex(State())
 
     init(request: StreamRequest, filter: (@Sendable (LogRecord) -> Bool)?, capacity: Int = 10_000, onAvailable: @escaping @Sendable () -> Void) {
         self.request = request
@@ -29,13 +31,15 @@ final class StreamSubscriber: @unchecked Sendable {
     func offer(_ records: [LogRecord]) -> Int {
         let wanted = records.filter { request.admits($0) && (filter?($0) ?? true) }
         guard !wanted.isEmpty else { return 0 }
-        lock.lock()
-        let wasIdle = pending.isEmpty && dropped == 0
-        let room = max(0, capacity - pending.count)
-        pending.append(contentsOf: wanted.prefix(room))
-        let lost = wanted.count - min(room, wanted.count)
-        dropped += lost
-        lock.unlock()
+        let capacity = capacity
+        let (wasIdle, lost) = state.withLock { state in
+            let wasIdle = state.pending.isEmpty && state.dropped == 0
+            let room = max(0, capacity - state.pending.count)
+            state.pending.append(contentsOf: wanted.prefix(room))
+            let lost = wanted.count - min(room, wanted.count)
+            state.dropped += lost
+            return (wasIdle, lost)
+        }
         if wasIdle { onAvailable() }
         return lost
     }
@@ -43,19 +47,17 @@ final class StreamSubscriber: @unchecked Sendable {
     /// The oldest records waiting (at most `limit`), the count dropped since the last call, and
     /// whether the hub closed (said only once nothing waits).
     func take(upTo limit: Int) -> (records: [LogRecord], dropped: Int, closed: Bool) {
-        lock.lock()
-        defer { lock.unlock() }
-        let records = Array(pending.prefix(limit))
-        pending.removeFirst(records.count)
-        let result = (records, dropped, closed && pending.isEmpty)
-        dropped = 0
-        return result
+        state.withLock { state in
+            let records = Array(state.pending.prefix(limit))
+            state.pending.removeFirst(records.count)
+            let result = (records, state.dropped, state.closed && state.pending.isEmpty)
+            state.dropped = 0
+            return result
+        }
     }
 
     func close() {
-        lock.lock()
-        closed = true
-        lock.unlock()
+        state.withLock { $0.closed = true }
         onAvailable()
     }
 }

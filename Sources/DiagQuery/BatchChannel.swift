@@ -1,83 +1,66 @@
-import Foundation
+import DiagModel
+import Synchronization
 
 /// A bounded hand-over of batches from one producing thread to its consumer: at most `capacity`
 /// batches (two unless said otherwise) wait, so memory stays flat whatever the source's size.
-final class BatchChannel<Item>: @unchecked Sendable {
-    // Safe: every field is read and written with `condition` locked.
-    private let capacity: Int
+/// A `BoundedChannel` of batches, plus the moment the producer has opened its source (or could
+/// not), which a reader's constructor waits for to throw an unreadable file at once.
+final class BatchChannel<Item: Sendable>: Sendable {
+    private let batches: BoundedChannel<[Item]>
+    private let opening = Mutex(OpeningState())
 
     init(capacity: Int = 2) {
-        self.capacity = capacity
+        batches = BoundedChannel(capacity: max(1, capacity))
     }
-
-    private let condition = NSCondition()
-    private var queue: [[Item]] = []
-    private var opened = false
-    private var finished = false
-    private var cancelled = false
-    private var failure: (any Error)?
 
     /// Reader side: the file is open (or could not be opened: `failure`).
     func open(failure: (any Error)?) {
-        condition.withLock {
-            opened = true
-            if let failure {
-                self.failure = failure
-                finished = true
-            }
-            condition.broadcast()
+        opening.withLock { state in
+            state.opened = true
+            state.failure = failure
+            state.waiting.wakeAll()
         }
+        if let failure { batches.finish(failure: failure) }
     }
 
     /// Query side: waits until the reader has opened the file, and throws why it could not.
     func waitUntilOpened() throws {
-        try condition.withLock {
-            while !opened { condition.wait() }
-            if let failure, queue.isEmpty, finished { throw failure }
+        let failure = opening.wait(on: \.waiting) { state -> (any Error)?? in
+            state.opened ? .some(state.failure) : nil
         }
+        if case .some(.some(let failure)) = failure { throw failure }
     }
 
     /// Reader side: hands over the batch (leaving it empty); waits while the queue is full.
     func put(_ batch: inout [Item]) throws {
         guard !batch.isEmpty else { return }
-        try condition.withLock {
-            while queue.count >= capacity, !cancelled { condition.wait() }
-            if cancelled { throw BatchChannelCancelled() }
-            queue.append(batch)
-            condition.broadcast()
+        do {
+            try batches.send(batch)
+        } catch {
+            throw BatchChannelCancelled()
         }
         batch.removeAll(keepingCapacity: true)
     }
 
     func finish(failure: (any Error)?) {
-        condition.withLock {
-            finished = true
-            self.failure = failure
-            condition.broadcast()
-        }
+        batches.finish(failure: failure)
     }
 
     /// Query side: the next batch, nil at the end, or the reader's failure.
     func take() throws -> [Item]? {
-        try condition.withLock {
-            while queue.isEmpty, !finished { condition.wait() }
-            if !queue.isEmpty {
-                let batch = queue.removeFirst()
-                condition.broadcast()
-                return batch
-            }
-            if let failure { throw failure }
-            return nil
-        }
+        try batches.receive()
     }
 
     /// Query side: the reader stops at its next hand-over (the query ended early).
     func cancel() {
-        condition.withLock {
-            cancelled = true
-            condition.broadcast()
-        }
+        batches.cancel()
     }
+}
+
+private struct OpeningState: Sendable {
+    var opened = false
+    var failure: (any Error)?
+    var waiting = ParkedThreads()
 }
 
 /// Thrown to a producer whose consumer went away.

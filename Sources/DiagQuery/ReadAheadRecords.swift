@@ -1,5 +1,6 @@
 import DiagModel
 import Foundation
+import Synchronization
 
 /// The records of a query read on a thread of their own and handed over in batches, so that a
 /// command whose own work per record is heavy (pairing signposts) overlaps it with reading and
@@ -67,14 +68,13 @@ extension ReadAheadRecords: Sendable {}
 /// refused lines it leaves behind.
 private final class ReadAheadState: @unchecked Sendable {
     // Safe: `results` is used by the reading thread only, from its start to `ended`; `refused` is
-    // read and written under `lock`.
+    // a `Mutex`.
     let results: QueryResults
     let ended = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var refusedLines = 0
+    private let refusedLines = Mutex(0)
 
     init(_ results: QueryResults) { self.results = results }
 
-    var refused: Int { lock.withLock { refusedLines } }
-    func setRefused(_ count: Int) { lock.withLock { refusedLines = count } }
+    var refused: Int { refusedLines.withLock { $0 } }
+    func setRefused(_ count: Int) { refusedLines.withLock { $0 = count } }
 }

@@ -1,15 +1,20 @@
+import DiagModel
 import DiagStore
 import Foundation
+import Synchronization
 
 /// Which task a reading thread takes next: in order, never more than `window` ahead of the
 /// task being consumed, so that the output waiting for the consumer stays bounded. Shared by
 /// the parallel scans of `StoreRows` (NDJSON) and `StoreRowBlocks` (the pattern miner's rows).
-final class TaskWindow: @unchecked Sendable {
-    // Safe: every field is read and written with `condition` locked.
-    private let condition = NSCondition()
-    private var next = 0
-    private var consumed = 0
-    private var stopped = false
+final class TaskWindow: Sendable {
+    private struct State: Sendable {
+        var next = 0
+        var consumed = 0
+        var stopped = false
+        var readers = ParkedThreads()
+    }
+
+    private let state = Mutex(State())
     private let count: Int
     private let window: Int
 
@@ -20,25 +25,27 @@ final class TaskWindow: @unchecked Sendable {
 
     /// The next task, once it is within the window; nil when none is left or the scan stopped.
     func take() -> Int? {
-        condition.withLock {
-            while !stopped, next < count, next >= consumed + window { condition.wait() }
-            guard !stopped, next < count else { return nil }
-            defer { next += 1 }
-            return next
+        let (count, window) = (count, window)
+        let task = state.wait(on: \.readers) { state -> Int?? in
+            guard !state.stopped, state.next < count else { return .some(nil) }
+            guard state.next < state.consumed + window else { return nil }
+            defer { state.next += 1 }
+            return .some(state.next)
         }
+        return task ?? nil
     }
 
     func consuming(_ index: Int) {
-        condition.withLock {
-            consumed = index
-            condition.broadcast()
+        state.withLock { state in
+            state.consumed = index
+            state.readers.wakeAll()
         }
     }
 
     func stop() {
-        condition.withLock {
-            stopped = true
-            condition.broadcast()
+        state.withLock { state in
+            state.stopped = true
+            state.readers.wakeAll()
         }
     }
 }

@@ -1,3 +1,4 @@
+import DiagModel
 import Foundation
 
 /// A log store: a directory (the `.logarchive` of this system) with `Info.json` and SQLite
@@ -7,7 +8,8 @@ import Foundation
 /// the value may be shared between threads: appends are serialized, reads use their own
 /// connections.
 public final class LogStore: @unchecked Sendable {
-    // Safe to share: every mutable field lives in `state`, read and written under `lock`.
+    // Safe to share: every mutable field lives in `state`, read and written under `lock` (a
+    // `FieldLock`: the state holds the writer's SQLite connection, which is not `Sendable`).
 
     public struct Options: Sendable {
         /// A chunk closes once its database reaches this many bytes, and a new one opens.
@@ -48,7 +50,7 @@ public final class LogStore: @unchecked Sendable {
 
     public let url: URL
     public let options: Options
-    let lock = NSLock()
+    let lock = FieldLock()
     var state: State
 
     var infoURL: URL { StoreLayout.infoURL(url) }
