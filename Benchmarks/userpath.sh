@@ -21,7 +21,8 @@
 # Needs: diag and diagd (release), hyperfine, rg, python3, /usr/bin/time.
 # Usage: Benchmarks/userpath.sh [COUNT ...]     (default: 1000000)
 #   WORK=/dir keeps generated files and stores between runs; DIAG_BIN=/dir holds an already built
-#   diag and diagd (default: a release build of this checkout).
+#   diag and diagd (default: a release build of this checkout); PATHS="diagd" (or any of
+#   import, diagd, bundle) runs only those paths (default: all three).
 # A benchmark, not a test: the machine's load shows in the ratios less than in the absolute figures.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,6 +32,7 @@ for tool in hyperfine rg python3; do
     command -v "$tool" >/dev/null || { echo "userpath.sh needs $tool (apt-get install hyperfine ripgrep python3)" >&2; exit 1; }
 done
 [ -x /usr/bin/time ] || { echo "userpath.sh needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+paths=" ${PATHS:-import diagd bundle} "
 if [ -n "${WORK:-}" ]; then work=$WORK; mkdir -p "$work"; else work=$(mktemp -d); fi
 if [ -n "${DIAG_BIN:-}" ]; then
     bin=$DIAG_BIN
@@ -157,26 +159,32 @@ for count in "${counts[@]}"; do
     }
 
     store="$work/import-$count"
-    if [ ! -f "$store/Info.json" ]; then
+    if [[ "$paths" == *" import "* || "$paths" == *" bundle "* ]] && [ ! -f "$store/Info.json" ]; then
         echo "importing $count records…" >&2
         /usr/bin/time -f '%e' -o "$work/import.time" "$diag" import --store "$store" "$ndjson" >/dev/null
         printf '%-9s %-7s %-8s %10s\n' "$count" import "(import)" "$(cat "$work/import.time")"
     fi
-    queries import "$store"
+    [[ "$paths" != *" import "* ]] || queries import "$store"
 
-    live="$work/diagd-$count"
-    rm -rf "$live"; mkdir -p "$live"
-    "$bin/diagd" --store "$live/store" --socket "$live/diagd.sock" 2>"$live/diagd.stderr" &
-    diagd_pid=$!
-    for _ in $(seq 1 200); do [ -S "$live/diagd.sock" ] && break; sleep 0.05; done
-    "$diag" config --socket "$live/diagd.sock" --mode level:debug,persist:debug >/dev/null
-    sent=$(date +%s.%N)
-    send_to_diagd "$live/diagd.sock" "$ndjson"
-    printf '%-9s %-7s %-8s %10.2f\n' "$count" diagd "(send)" "$(python3 -c "import time,sys; print(time.time() - float(sys.argv[1]))" "$sent")"
-    sleep 5
-    queries diagd "$live/store"
-    kill -TERM "$diagd_pid"; wait "$diagd_pid" || true; diagd_pid=""
+    if [[ "$paths" == *" diagd "* ]]; then
+        live="$work/diagd-$count"
+        rm -rf "$live"; mkdir -p "$live"
+        "$bin/diagd" --store "$live/store" --socket "$live/diagd.sock" 2>"$live/diagd.stderr" &
+        diagd_pid=$!
+        for _ in $(seq 1 200); do [ -S "$live/diagd.sock" ] && break; sleep 0.05; done
+        "$diag" config --socket "$live/diagd.sock" --mode level:debug,persist:debug >/dev/null
+        sent=$(date +%s.%N)
+        send_to_diagd "$live/diagd.sock" "$ndjson"
+        printf '%-9s %-7s %-8s %10.2f\n' "$count" diagd "(send)" "$(python3 -c "import time,sys; print(time.time() - float(sys.argv[1]))" "$sent")"
+        sleep 5
+        # How much of the store the search index covers when the queries start (issue 15: diagd
+        # finishes each chunk it closes by itself, under load too).
+        printf '%-9s %-7s %-8s %10s\n' "$count" diagd "(indexed)" "$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["chunks"]; print("%d/%d chunks" % (sum(1 for x in c if x["sealed"] and x["searchIndex"]), len(c)))' "$live/store/Info.json")"
+        queries diagd "$live/store"
+        kill -TERM "$diagd_pid"; wait "$diagd_pid" || true; diagd_pid=""
+    fi
 
+    [[ "$paths" == *" bundle "* ]] || continue
     bundles="$work/bundles-$count"
     rm -rf "$bundles"; mkdir -p "$bundles"
     /usr/bin/time -f '%e' -o "$work/collect.time" "$diag" collect --store "$store" --output "$bundles/" >"$work/collect.out"

@@ -1,12 +1,12 @@
 import DiagModel
 import DiagStore
 import Foundation
-import Glibc
 
 /// The writer thread's view of a `LogStore`: appends on the writer thread; the sealing of closed
-/// chunks and their message search indexes (seconds for a big chunk) on a low-priority thread of
-/// their own, in lulls of ingest, so that a burst is not slowed by them (a closed chunk stays
-/// readable meanwhile, scanned instead of searched). A restart picks up what was left undone.
+/// chunks and their message search indexes (seconds for a big chunk) on a thread of their own,
+/// started as soon as a chunk closes and held to `finisherShare` of one core, so that a burst
+/// keeps the rest (a closed chunk stays readable meanwhile, scanned instead of searched). A
+/// restart picks up what was left undone.
 final class ChunkedRecordStore: RecordStore {
     let store: LogStore
     private let finisher: ClosedChunkFinisher
@@ -22,19 +22,21 @@ final class ChunkedRecordStore: RecordStore {
         store = try LogStore.open(
             at: URL(fileURLWithPath: directory), create: true,
             options: LogStore.Options(chunkSizeLimit: chunkSize, sealOnRotation: false))
-        finisher = ClosedChunkFinisher(store: store, label: "diagd.sealing") { ThreadPriority.lower() }
+        finisher = ClosedChunkFinisher(store: store, label: "diagd.sealing", cpuShare: Self.finisherShare)
         self.maximumSize = maximumSize
         self.maximumAge = maximumAge
         self.report = report
     }
 
+    /// The share of one core the finisher's search index builds are held to, at the normal
+    /// priority (issue 15): niced by 10 instead, it got almost no CPU while ingest or other
+    /// processes kept the cores busy (Benchmarks/userpath.sh at 1M on a machine at load 11: a
+    /// minute and a half after the last record, 1 closed chunk of 4 indexed; at half a core, 4).
+    static let finisherShare = 0.5
+
     func append(_ records: PackedRecords) throws {
         try store.append(packed: records)
     }
-
-    /// Closed chunks left unsealed or unindexed while records keep arriving; past this many, they
-    /// are finished even under load so that the backlog stays bounded.
-    static let sealingBacklog = 3
 
     func maintain(idle: Bool) throws {
         let expired = try store.expire(maxTotalBytes: maximumSize, maxAge: maximumAge.map { $0 * 1_000_000_000 })
@@ -44,8 +46,11 @@ final class ChunkedRecordStore: RecordStore {
         if let error = finisher.takeError() {
             report(.error, "sealing or indexing a closed chunk failed (it stays readable, unindexed): \(error)")
         }
-        let awaiting = store.closedChunksAwaitingSearchIndex
-        guard awaiting > 0, idle || awaiting >= Self.sealingBacklog, finisher.isIdle else { return }
+        // A closed chunk is finished as soon as it is closed, under load too (issue 15): waiting
+        // for a lull (or a backlog of three, as before) left most chunks of a busy daemon
+        // unsealed and unindexed, so every query scanned them on one thread. The finisher is
+        // held to its share of a core, so ingest keeps the rest; it never waits for it.
+        guard store.closedChunksAwaitingSearchIndex > 0, finisher.isIdle else { return }
         finisher.requestPass()
     }
 
@@ -69,15 +74,3 @@ final class ChunkedRecordStore: RecordStore {
 }
 
 @available(*, unavailable) extension ChunkedRecordStore: Sendable {}
-
-enum ThreadPriority {
-    /// Raises the calling thread's nice value (Linux schedules threads one by one).
-    static func lower(by increment: Int32 = 10) {
-        var buffer = [CChar](repeating: 0, count: 64)
-        let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
-        guard count > 0 else { return }
-        let link = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let tid = link.split(separator: "/").last.flatMap({ id_t($0) }) else { return }
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, increment)
-    }
-}

@@ -7,7 +7,7 @@ protocol RecordStore: AnyObject {
     /// crash of the process.
     func append(_ records: PackedRecords) throws
     /// Drops whole oldest chunks over the size or age quota, and builds the indexes of closed
-    /// chunks; `idle` says whether records are arriving now (index builds can wait for a lull).
+    /// chunks; `idle` says whether records are arriving now.
     func maintain(idle: Bool) throws
     /// Whether maintenance has work left once records stop (closed chunks to seal or index):
     /// the writer then keeps its one-second maintenance beat; otherwise it sleeps.

@@ -44,7 +44,11 @@ public final class StoreRowBlocks {
     public func forEachBlock<Builder: RowBlockBuilder>(
         threads: Int, _ builder: Builder.Type, _ body: (Builder.Block) throws -> Void
     ) throws {
-        guard threads > 1, let parts = cursor.disjointParts(threads: threads) else {
+        // Sealed chunks overlapping in time are time slices read in order too; unsealed chunks
+        // (and a limit) would need a merge of the blocks, which a builder's blocks cannot be.
+        guard threads > 1, let parts = cursor.disjointParts(threads: threads)
+                ?? cursor.overlappingParts(threads: threads, merging: false)?.parts
+        else {
             var builder = Builder()
             try Self.read(cursor, messageResidual, &builder) { try body($0) }
             return

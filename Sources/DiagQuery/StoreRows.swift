@@ -29,14 +29,19 @@ public final class StoreRows {
     /// records. `offsets` makes a function giving the zone's UTC offset at a time, one per
     /// thread. With `threads` above 1 and chunks apart in time (`RecordCursor.disjointParts`),
     /// that many chunks are read and formatted at once, each through a bounded hand-over, so
-    /// memory stays flat; the output is the same. A damaged row ends the output after the
+    /// memory stays flat; the output is the same. Chunks that overlap in time or are not sealed
+    /// are read so too (`RecordCursor.overlappingParts`, `MergedParallelBlocks`). A damaged row ends the output after the
     /// records before it, with its error.
     public func writeNDJSON(threads: Int, offsets: @escaping @Sendable () -> (Int64) -> Int, _ body: ([UInt8], Int) throws -> Void) throws {
-        guard threads > 1, let parts = cursor.disjointParts(threads: threads) else {
+        if threads > 1, let parts = cursor.disjointParts(threads: threads) {
+            try ParallelBlocks(parts: parts, threads: threads, messageResidual: messageResidual, offsets: offsets).run(body)
+        } else if threads > 1, let plan = cursor.overlappingParts(threads: threads) {
+            // Chunks overlapping in time, or unsealed (diagd's open chunk, closed chunks not
+            // sealed yet), or a limit: sliced and merged by time, the same output.
+            try MergedParallelBlocks(plan: plan, threads: threads, messageResidual: messageResidual, offsets: offsets).run(body)
+        } else {
             try Self.format(cursor, messageResidual, offsets()) { try body($0.bytes, $0.count) }
-            return
         }
-        try ParallelBlocks(parts: parts, threads: threads, messageResidual: messageResidual, offsets: offsets).run(body)
     }
 
     /// Formats the cursor's matching rows into blocks for `emit`.
@@ -130,7 +135,7 @@ private struct ParallelBlocks {
 /// closure came back from each `inout` round trip wrapped in one more reabstraction thunk, so
 /// that after a few hundred tasks every row's offset went through hundreds of calls (the scan
 /// of 2M records took 9.1 s of CPU instead of 5.2 s).
-private struct ZoneOffset {
+struct ZoneOffset {
     let offset: (Int64) -> Int
 
     init(_ offset: @escaping (Int64) -> Int) {

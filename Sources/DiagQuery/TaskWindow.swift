@@ -55,7 +55,9 @@ final class TaskWindow: Sendable {
 /// (at most `channelCapacity` blocks), and a thread takes a task only within `TaskWindow`'s
 /// window of the one being consumed, so memory stays at `window × channelCapacity` blocks
 /// however large a task is. Each thread makes its own `Worker` (formatting state, a zone
-/// cache…) and its own chunk connections.
+/// cache…) and its own chunk connections. `Worker` must not be a bare closure type: passed
+/// `inout` through this generic code, a closure comes back wrapped in one more reabstraction
+/// thunk each task (wrap it in a struct, as `ZoneOffset` does).
 struct OrderedParallelParts<Block: Sendable, Worker> {
     let tasks: [[RecordCursorPart]]
     let threads: Int

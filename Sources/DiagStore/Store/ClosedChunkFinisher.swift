@@ -22,10 +22,15 @@ public final class ClosedChunkFinisher: Sendable {
     private let group = DispatchGroup()
     /// Called first on the finisher's thread (diagd lowers its priority there).
     private let prepareThread: @Sendable () -> Void
+    /// The share of one core the search index builds are held to (`CPUSharePacer`); nil: as
+    /// much as the scheduler gives.
+    private let cpuShare: Double?
 
-    public init(store: LogStore, label: String = "diag.chunk-finisher", prepareThread: @escaping @Sendable () -> Void = {}) {
+    public init(store: LogStore, label: String = "diag.chunk-finisher", cpuShare: Double? = nil,
+                prepareThread: @escaping @Sendable () -> Void = {}) {
         self.store = store
         self.queue = DispatchQueue(label: label)
+        self.cpuShare = cpuShare
         self.prepareThread = prepareThread
     }
 
@@ -48,7 +53,8 @@ public final class ClosedChunkFinisher: Sendable {
                 do {
                     guard !isCancelled else { break }
                     try store.sealPendingChunks()
-                    try store.buildSearchIndexes { [self] in !isCancelled }
+                    var pacer = cpuShare.map(CPUSharePacer.init(share:))
+                    try store.buildSearchIndexes(shouldContinue: { [self] in !isCancelled }, pace: { pacer?.pace() })
                 } catch {
                     state.withLock { if $0.firstError == nil { $0.firstError = error } }
                 }

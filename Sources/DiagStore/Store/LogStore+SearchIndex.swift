@@ -12,9 +12,10 @@ extension LogStore {
     /// Builds the message search index of every sealed chunk that lacks one: a contentless FTS5
     /// trigram table over each message folded for case and diacritics, rowid = `records.id`.
     /// Meant to run off the ingest path (it takes seconds per full chunk). Returns the number
-    /// of chunks indexed. `shouldContinue` is asked before each chunk (a daemon that stops).
+    /// of chunks indexed. `shouldContinue` is asked before each chunk (a daemon that stops);
+    /// `pace` is called for each record indexed (a `CPUSharePacer` holds diagd's to its share).
     @discardableResult
-    public func buildSearchIndexes(shouldContinue: () -> Bool = { true }) throws -> Int {
+    public func buildSearchIndexes(shouldContinue: () -> Bool = { true }, pace: () -> Void = {}) throws -> Int {
         let pending: [ChunkInfo] = try lock.withLock {
             try requireWritable()
             let chunks = state.info.chunks.filter { $0.sealed && !$0.searchIndex && !state.sealing.contains($0.file) }
@@ -27,7 +28,7 @@ extension LogStore {
             guard shouldContinue() else { continue }
             let path = chunkPath(chunk.file)
             guard FileManager.default.fileExists(atPath: path) else { continue }
-            let indexed = try MessageSearchIndex.build(path: path, chunk: chunk)
+            let indexed = try MessageSearchIndex.build(path: path, chunk: chunk, pace: pace)
             try lock.withLock {
                 guard let index = state.info.chunks.firstIndex(where: { $0.file == chunk.file }) else { return }
                 state.info.chunks[index] = indexed
@@ -46,13 +47,13 @@ enum MessageSearchIndex {
         TextFolding.fold(message, caseInsensitive: true, diacriticInsensitive: true)
     }
 
-    static func build(path: String, chunk: ChunkInfo) throws -> ChunkInfo {
+    static func build(path: String, chunk: ChunkInfo, pace: () -> Void = {}) throws -> ChunkInfo {
         do {
             let database = try Database(path: path, options: .init(create: false))
             try database.execute(ChunkSchema.writerPragmas)
             // Built in one transaction: a table that exists is complete (another process built it).
             guard try !ChunkTables(database).hasSearchIndex else { return try ChunkSealer.measure(database, chunk: chunk) }
-            try database.inTransaction(.immediate) { try fill(database) }
+            try database.inTransaction(.immediate) { try fill(database, pace: pace) }
             try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             return try ChunkSealer.measure(database, chunk: chunk)
         } catch {
@@ -61,7 +62,7 @@ enum MessageSearchIndex {
     }
 
     /// Creates the search table and indexes every record's message; inside the caller's transaction.
-    static func fill(_ database: Database) throws {
+    static func fill(_ database: Database, pace: () -> Void = {}) throws {
         try database.execute(ChunkSchema.createSearch)
         let rows = try database.prepare("SELECT id, eventMessage FROM records")
         let insert = try database.prepare("INSERT INTO \(ChunkSchema.searchTable) (rowid, message) VALUES (?, ?)")
@@ -70,6 +71,7 @@ enum MessageSearchIndex {
             try insert.bind(fold(rows.string(at: 1)), at: 2)
             _ = try insert.step()
             insert.reset()
+            pace()
         }
     }
 }

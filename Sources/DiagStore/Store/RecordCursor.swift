@@ -7,13 +7,13 @@ import DiagModel
 /// keep chunk order, then insertion order.
 public final class RecordCursor {
     /// Chunks not opened yet, by oldest time (unknown first).
-    private var pending: [ChunkInfo]
-    private var active: [ChunkReader] = []
-    private let filter: StoreFilter
-    private let pathOf: (String) -> String
+    var pending: [ChunkInfo]
+    private(set) var active: [ChunkReader] = []
+    let filter: StoreFilter
+    let pathOf: (String) -> String
     private var remaining: Int
     /// The message search's trigrams, ranked in the first indexed chunk, for all of them.
-    private let trigrams: TrigramChoice
+    let trigrams: TrigramChoice
     /// Where chunk connections come from when given (kept open across a thread's parts).
     private let connections: ChunkConnections?
     /// Whether chunks are read through a memory map (`mapsChunks`).
@@ -36,7 +36,7 @@ public final class RecordCursor {
     }
 
     /// The reader whose row `nextRow()` handed out last: it moves on at the next call.
-    private var handedOut: ChunkReader?
+    private(set) var handedOut: ChunkReader?
 
     /// The next record, or nil at the end. Errors name the chunk file concerned.
     public func next() throws -> LogRecord? {
@@ -95,12 +95,12 @@ public final class RecordCursor {
             let estimate = pending.reduce(0) { $0 + Self.estimatedRecords(of: $1, in: filter) }
             let tasks = max(2 * threads, Int((estimate / Double(Self.recordsPerSlice)).rounded(.up)))
             for (chunk, slice, task) in Self.balancedSlices(of: pending, filter: filter, tasks: tasks) {
-                parts.append(RecordCursorPart(chunk: chunk, path: pathOf(chunk.file), filter: slice, trigrams: trigrams, mapped: mapped, task: task))
+                parts.append(RecordCursorPart(chunks: [chunk], paths: [pathOf(chunk.file)], filter: slice, trigrams: trigrams, mapped: mapped, task: task))
             }
         } else {
             for chunk in pending {
                 for slice in Self.slices(of: chunk, filter: filter) {
-                    parts.append(RecordCursorPart(chunk: chunk, path: pathOf(chunk.file), filter: slice, trigrams: trigrams, mapped: mapped, task: parts.count))
+                    parts.append(RecordCursorPart(chunks: [chunk], paths: [pathOf(chunk.file)], filter: slice, trigrams: trigrams, mapped: mapped, task: parts.count))
                 }
             }
         }
@@ -253,22 +253,27 @@ public final class RecordCursor {
 @available(*, unavailable)
 extension RecordCursor: Sendable {}
 
-/// One chunk of a `RecordCursor` split by `disjointParts()`: opened as a cursor of its own, on
-/// any thread.
+/// One part of a `RecordCursor` split by `disjointParts()` or `overlappingParts(threads:)`: a
+/// time slice of one chunk, or of several chunks that overlap in it, opened as a cursor of its
+/// own (which merges those chunks by time), on any thread.
 public struct RecordCursorPart: Sendable {
-    let chunk: ChunkInfo
-    let path: String
+    let chunks: [ChunkInfo]
+    /// The file of each of `chunks`, in the same order.
+    let paths: [String]
     let filter: StoreFilter
     let trigrams: TrigramChoice
     let mapped: Bool
     /// Consecutive parts with the same task are read by one thread, one after the other.
     public let task: Int
 
+    /// The first chunk (the only one of a `disjointParts()` part).
+    var chunk: ChunkInfo { chunks[0] }
+
     /// The part's records, in time order; errors name the chunk file. `connections` (one
-    /// thread's) keeps the chunk open for that thread's next part.
+    /// thread's) keeps the chunks open for that thread's next part.
     public func open(connections: ChunkConnections? = nil) -> RecordCursor {
-        let path = self.path
-        return RecordCursor(chunks: [chunk], filter: filter, pathOf: { _ in path }, trigrams: trigrams,
+        let paths = Dictionary(zip(chunks.map(\.file), self.paths), uniquingKeysWith: { first, _ in first })
+        return RecordCursor(chunks: chunks, filter: filter, pathOf: { paths[$0] ?? $0 }, trigrams: trigrams,
                             connections: connections, mapped: mapped)
     }
 }

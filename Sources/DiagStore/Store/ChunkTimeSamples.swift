@@ -1,0 +1,53 @@
+import Foundation
+
+/// How a sealed chunk's records spread over its time range, from the times of rows at evenly
+/// spaced ids: diagd and `diag import` write records about in time order, so these are the
+/// chunk's time quantiles, read with a few dozen rowid lookups. `RecordCursor.overlappingParts`
+/// cuts time slices of equal records with them: a chunk's `oldestTimestamp…newestTimestamp`
+/// alone says little where one late record stretches it (diagd's own records carry the time
+/// they were written, days after the generated records a benchmark sends).
+struct ChunkTimeSamples {
+    /// Sorted times, each standing for an equal share of the chunk's records between it and
+    /// the next.
+    let times: [Int64]
+
+    static let count = 64
+
+    /// Nil when the chunk cannot be read or holds under two rows: the caller then supposes the
+    /// records spread evenly over the chunk's range.
+    init?(chunk: ChunkInfo, path: String) {
+        guard let database = try? ChunkConnections.open(chunk: chunk, path: path, mapping: 0) else { return nil }
+        var times: [Int64] = []
+        do {
+            let bounds = try database.prepare("SELECT min(id), max(id) FROM records")
+            guard try bounds.step() else { return nil }
+            let (low, high) = (bounds.int64(at: 0), bounds.int64(at: 1))
+            guard high > low else { return nil }
+            let row = try database.prepare("SELECT timestamp FROM records WHERE id >= ? ORDER BY id LIMIT 1")
+            for sample in 0...Self.count {
+                let id = low + Int64(Double(high - low) * Double(sample) / Double(Self.count))
+                row.reset()
+                try row.bind(id, at: 1)
+                if try row.step() { times.append(row.int64(at: 0)) }
+            }
+        } catch {
+            return nil
+        }
+        guard times.count > 1 else { return nil }
+        self.times = times.sorted()
+    }
+
+    /// The chunk's records as ranges of times, `count` records spread evenly in each, clipped
+    /// to `filter`'s window (a range cut by it keeps its share of the records).
+    func ranges(count: Double, filter: StoreFilter) -> [(low: Int64, high: Int64, count: Double)] {
+        let share = count / Double(times.count - 1)
+        var ranges: [(low: Int64, high: Int64, count: Double)] = []
+        for (from, to) in zip(times, times.dropFirst()) {
+            let high = to == .max ? to : to + 1
+            let low = max(from, filter.start ?? .min), clipped = min(high, filter.end ?? .max)
+            guard clipped > low else { continue }
+            ranges.append((low, clipped, share * min(1, (Double(clipped) - Double(low)) / (Double(high) - Double(from)))))
+        }
+        return ranges
+    }
+}

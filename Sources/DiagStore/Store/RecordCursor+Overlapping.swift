@@ -1,0 +1,123 @@
+import DiagModel
+
+/// Where a row comes in a store's order: its time, then its chunk's write order, then its id in
+/// the chunk, the order in which `RecordCursor` hands rows out. Two streams of rows, each in
+/// this order, merged by it give the cursor's output.
+public struct RowOrder: Comparable, Sendable {
+    public let timestamp: Int64
+    public let sequence: Int64
+    public let id: Int64
+
+    public static func < (lhs: RowOrder, rhs: RowOrder) -> Bool {
+        (lhs.timestamp, lhs.sequence, lhs.id) < (rhs.timestamp, rhs.sequence, rhs.id)
+    }
+}
+
+extension StoredRow {
+    /// The row's place in the store's order.
+    public var order: RowOrder { RowOrder(timestamp: reader.timestamp, sequence: reader.chunk.sequence, id: reader.id) }
+}
+
+/// A cursor's chunks planned for reading on several threads when they are not apart in time
+/// (`RecordCursor.overlappingParts`): the sealed chunks cut into time slices, and the others
+/// (the open chunk, closed chunks not sealed yet, chunks a message search looks up in their
+/// index) as one part read whole by one thread.
+public struct OverlappingParts: Sendable {
+    /// Time slices of the sealed chunks, one task each, in time order: each slice reads every
+    /// sealed chunk that has records in it, merged by time, so reading the parts one after
+    /// the other gives the sealed chunks' rows in the cursor's order.
+    public let parts: [RecordCursorPart]
+    /// The chunks read whole, merged by time by one cursor, and merged with the parts' rows by
+    /// `RowOrder`: unsealed chunks, which have no timestamp index yet (a time slice of one
+    /// would scan all of it), and with a message search the chunks with a search index (each
+    /// slice would look the needle up in the whole index again: 120 slices made a `MATCHES`
+    /// with a common literal ten times slower). Nil when there are none.
+    public let whole: RecordCursorPart?
+    /// The cursor's limit: the merged rows stop there (each part stops there too).
+    public let limit: Int?
+}
+
+extension RecordCursor {
+    /// The cursor's chunks as `OverlappingParts`, for the stores `disjointParts` refuses: sealed
+    /// chunks whose times overlap, unsealed chunks beside sealed ones, a limit. Nil when
+    /// nothing would run apart (no chunk to slice, or one slice and nothing read whole), when a
+    /// sealed chunk's time range is unknown, when chunks to read whole or a limit are present and
+    /// the reader cannot merge rows by `RowOrder` and cut them at the limit (`merging` false),
+    /// or once the cursor was read.
+    public func overlappingParts(threads: Int = 2, merging: Bool = true) -> OverlappingParts? {
+        guard active.isEmpty, handedOut == nil, !pending.isEmpty, merging || filter.limit == nil else { return nil }
+        let searched = !filter.messageSearch.isEmpty
+        let readWhole: (ChunkInfo) -> Bool = { !$0.sealed || (searched && $0.searchIndex) }
+        let sealed = pending.filter { !readWhole($0) }
+        let whole = pending.filter(readWhole)
+        guard !sealed.isEmpty, merging || whole.isEmpty,
+              sealed.allSatisfy({ $0.oldestTimestamp != nil && ($0.newestTimestamp ?? .max) < .max })
+        else { return nil }
+        let cuts = Self.overlapCuts(of: sealed, filter: filter, threads: threads, pathOf: pathOf)
+        guard !cuts.isEmpty || !whole.isEmpty else { return nil }
+        var parts: [RecordCursorPart] = []
+        for index in 0...cuts.count {
+            var slice = filter
+            slice.start = index == 0 ? filter.start : cuts[index - 1]
+            slice.end = index == cuts.count ? filter.end : cuts[index]
+            let chunks = sealed.filter { slice.overlaps(oldest: $0.oldestTimestamp, newest: $0.newestTimestamp) }
+            guard !chunks.isEmpty else { continue }
+            parts.append(RecordCursorPart(chunks: chunks, paths: chunks.map { pathOf($0.file) }, filter: slice,
+                                          trigrams: trigrams, mapped: mapped, task: parts.count))
+        }
+        let wholePart = whole.isEmpty ? nil : RecordCursorPart(
+            chunks: whole, paths: whole.map { pathOf($0.file) }, filter: filter, trigrams: trigrams, mapped: false, task: parts.count)
+        pending = []
+        return OverlappingParts(parts: parts, whole: wholePart, limit: filter.limit)
+    }
+
+    /// Where to cut the sealed `chunks`' part of `filter`'s window, ascending, strictly inside
+    /// it, the records of each chunk spread as `ChunkTimeSamples` finds them. A full scan (a
+    /// message search too: these chunks have no search index): slices of about
+    /// `recordsPerSlice` estimated records. A filter with SQL: as `disjointParts` cuts it, at
+    /// least `2 × threads` slices of at least `smallestSlice`.
+    static func overlapCuts(of chunks: [ChunkInfo], filter: StoreFilter, threads: Int, pathOf: (String) -> String) -> [Int64] {
+        let spread = chunks.map { chunk -> [(low: Int64, high: Int64, count: Double)] in
+            if let samples = ChunkTimeSamples(chunk: chunk, path: pathOf(chunk.file)) {
+                return samples.ranges(count: Double(max(0, chunk.recordCount)), filter: filter)
+            }
+            guard let oldest = chunk.oldestTimestamp, let newest = chunk.newestTimestamp, newest < .max else { return [] }
+            let low = max(oldest, filter.start ?? .min), high = min(newest + 1, filter.end ?? .max)
+            return high > low ? [(low, high, estimatedRecords(of: chunk, in: filter))] : []
+        }
+        let ranges = spread.flatMap { $0 }
+        guard let low = ranges.map(\.low).min(), let high = ranges.map(\.high).max() else { return [] }
+        let total = ranges.reduce(0) { $0 + $1.count }
+        var count = Int((total / Double(recordsPerSlice)).rounded(.up))
+        if filter.whereSQL != nil, filter.messageSearch.isEmpty {
+            count = max(1, min(max(2 * threads, count), Int(total) / smallestSlice))
+        }
+        let cuts = evenCuts(ranges, count: count)
+        return Array(Set(cuts.filter { $0 > low && $0 < high })).sorted()
+    }
+
+    /// The `count - 1` times that cut `ranges` (records spread evenly over each range, ranges
+    /// overlapping) into `count` slices of equal estimated records.
+    static func evenCuts(_ ranges: [(low: Int64, high: Int64, count: Double)], count: Int) -> [Int64] {
+        guard count > 1 else { return [] }
+        // Between two consecutive range edges, the records per nanosecond are constant.
+        let edges = Array(Set(ranges.flatMap { [$0.low, $0.high] })).sorted()
+        let total = ranges.reduce(0) { $0 + $1.count }
+        let size = total / Double(count)
+        var cuts: [Int64] = []
+        var before = 0.0
+        for (from, to) in zip(edges, edges.dropFirst()) {
+            let density = ranges.reduce(0.0) { sum, range in
+                range.low <= from && to <= range.high ? sum + range.count / (Double(range.high) - Double(range.low)) : sum
+            }
+            let records = density * (Double(to) - Double(from))
+            while cuts.count < count - 1, density > 0, Double(cuts.count + 1) * size < before + records {
+                let into = (Double(cuts.count + 1) * size - before) / density
+                let (cut, overflow) = from.addingReportingOverflow(Int64(exactly: into.rounded(.down)) ?? 0)
+                cuts.append(overflow ? to : min(to, cut))
+            }
+            before += records
+        }
+        return cuts
+    }
+}
