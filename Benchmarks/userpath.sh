@@ -187,7 +187,15 @@ for count in "${counts[@]}"; do
     [[ "$paths" == *" bundle "* ]] || continue
     bundles="$work/bundles-$count"
     rm -rf "$bundles"; mkdir -p "$bundles"
-    /usr/bin/time -f '%e' -o "$work/collect.time" "$diag" collect --store "$store" --output "$bundles/" >"$work/collect.out"
+    /usr/bin/time -f '%e' -o "$work/collect.time" "$diag" collect --store "$store" --output "$bundles/" >"$work/collect.out" 2>"$work/collect.err"
     printf '%-9s %-7s %-8s %10s\n' "$count" bundle "(collect)" "$(cat "$work/collect.time")"
+    # A bundle over the readers' default unpack bound (10M records make about 5 GB): collect
+    # names the DIAG_UNPACK_LIMIT that opens it, and the reader sets it, as a user would.
+    limit=$(grep -o 'DIAG_UNPACK_LIMIT=[0-9]*M' "$work/collect.err" | head -n 1 | cut -d= -f2 || true)
+    if [ -n "$limit" ]; then
+        echo "          (collect's note: the bundle needs DIAG_UNPACK_LIMIT=$limit; the bundle path sets it)"
+        export DIAG_UNPACK_LIMIT=$limit
+    fi
     queries bundle "$(tail -n 1 "$work/collect.out")"
+    unset DIAG_UNPACK_LIMIT
 done

@@ -132,6 +132,14 @@ struct BundleCommandOptions {
             if let map = result.redactionMapPath {
                 StandardStream.error.write("The redaction map stays here, outside the bundle: \(map)\n")
             }
+            let unpacked = result.manifest.files.reduce(Int64(0)) { $0 + $1.size }
+            let bound = ExtractionLimits.configuredTotalSize()
+            if unpacked > bound {
+                // The readers' bound against decompression bombs (4 GiB unless DIAG_UNPACK_LIMIT
+                // says otherwise) would refuse it: say so now, not when someone opens it.
+                let mebibytes = (unpacked + (1 << 20) - 1) >> 20
+                StandardStream.error.write("Note: this bundle unpacks to \(unpacked) bytes, over the \(bound) bytes diag show and diag verify unpack without \(ExtractionLimits.environmentVariable); to open it, run them with \(ExtractionLimits.environmentVariable)=\(mebibytes)M (or collect less: --last, --start, --size)\n")
+            }
             StandardStream.output.write("\(result.path)\n")
         } catch let error as BundleError {
             if showProgress { StandardStream.error.write("\r\u{1B}[K") }
