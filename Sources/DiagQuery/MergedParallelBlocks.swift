@@ -5,48 +5,22 @@ import Foundation
 
 /// Lines of NDJSON with each line's end and its row's place in the store's order, so that two
 /// streams of them can be merged line by line.
-struct KeyedNDJSONBlock: Sendable {
+struct KeyedNDJSONBlock: NDJSONLines {
     var bytes: [UInt8] = []
     /// Where each line ends in `bytes` (after its newline).
     var ends: [Int] = []
     var orders: [RowOrder] = []
     var count: Int { ends.count }
-}
 
-extension StoreRows {
-    /// `format`, keeping each line's end and `RowOrder`.
-    static func formatKeyed(
-        _ cursor: RecordCursor, _ messageResidual: ((UnsafeBufferPointer<UInt8>) -> Bool)?, _ offset: (Int64) -> Int,
-        _ emit: (KeyedNDJSONBlock) throws -> Void
-    ) throws {
-        var block = KeyedNDJSONBlock()
-        block.bytes.reserveCapacity(blockSize + 8192)
-        var scratch = ByteWriter(capacity: 4096)
-        do {
-            while let row = try cursor.nextRow() {
-                if let messageResidual, !row.withMessageUTF8(messageResidual) { continue }
-                let start = block.bytes.count
-                do {
-                    try row.appendJSON(offsetSeconds: offset(row.timestamp), to: &block.bytes, scratch: &scratch)
-                } catch {
-                    block.bytes.removeSubrange(start...)
-                    throw error
-                }
-                block.bytes.append(UInt8(ascii: "\n"))
-                block.ends.append(block.bytes.count)
-                block.orders.append(row.order)
-                if block.bytes.count >= blockSize {
-                    try emit(block)
-                    block.bytes.removeAll(keepingCapacity: true)
-                    block.ends.removeAll(keepingCapacity: true)
-                    block.orders.removeAll(keepingCapacity: true)
-                }
-            }
-        } catch let error as StoreError {
-            if block.count > 0 { try emit(block) }
-            throw QueryError(error: error)
-        }
-        if block.count > 0 { try emit(block) }
+    mutating func lineEnded(_ row: StoredRow) {
+        ends.append(bytes.count)
+        orders.append(row.order)
+    }
+
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        orders.removeAll(keepingCapacity: true)
     }
 }
 
@@ -85,7 +59,7 @@ struct MergedParallelBlocks {
                     tasks: plan.parts.map { [$0] }, threads: threads, window: window,
                     channelCapacity: max(2, Self.bufferedBytes / (window * StoreRows.blockSize))
                 ).run(makeWorker: { ZoneOffset(offsets()) }, read: { zone, cursor, emit in
-                    try StoreRows.formatKeyed(cursor, messageResidual, zone.offset, emit)
+                    try StoreRows.format(cursor, messageResidual, zone.offset, emit)
                 }, consume: { block in
                     var batch = [block]
                     try sealed.put(&batch)
@@ -100,7 +74,7 @@ struct MergedParallelBlocks {
             Thread.detachNewThread {
                 defer { group.leave() }
                 do {
-                    try StoreRows.formatKeyed(part.open(), messageResidual, offsets()) { block in
+                    try StoreRows.format(part.open(), messageResidual, offsets()) { (block: KeyedNDJSONBlock) in
                         var batch = [block]
                         try whole.put(&batch)
                     }

@@ -40,16 +40,17 @@ public final class StoreRows {
             // sealed yet), or a limit: sliced and merged by time, the same output.
             try MergedParallelBlocks(plan: plan, threads: threads, messageResidual: messageResidual, offsets: offsets).run(body)
         } else {
-            try Self.format(cursor, messageResidual, offsets()) { try body($0.bytes, $0.count) }
+            try Self.format(cursor, messageResidual, offsets()) { (block: NDJSONBlock) in try body(block.bytes, block.count) }
         }
     }
 
-    /// Formats the cursor's matching rows into blocks for `emit`.
-    static func format(
+    /// Formats the cursor's matching rows into blocks for `emit` (plain blocks, or blocks that
+    /// keep each line's place for a merge: `NDJSONLines`).
+    static func format<Block: NDJSONLines>(
         _ cursor: RecordCursor, _ messageResidual: ((UnsafeBufferPointer<UInt8>) -> Bool)?, _ offset: (Int64) -> Int,
-        _ emit: (NDJSONBlock) throws -> Void
+        _ emit: (Block) throws -> Void
     ) throws {
-        var block = NDJSONBlock()
+        var block = Block()
         block.bytes.reserveCapacity(blockSize + 8192)
         var scratch = ByteWriter(capacity: 4096)
         do {
@@ -63,11 +64,10 @@ public final class StoreRows {
                     throw error
                 }
                 block.bytes.append(UInt8(ascii: "\n"))
-                block.count += 1
+                block.lineEnded(row)
                 if block.bytes.count >= blockSize {
                     try emit(block)
-                    block.bytes.removeAll(keepingCapacity: true)
-                    block.count = 0
+                    block.removeAll()
                 }
             }
         } catch let error as StoreError {
@@ -78,13 +78,32 @@ public final class StoreRows {
     }
 }
 
+/// A block of NDJSON lines as `StoreRows.format` fills it: the bytes, and what it keeps of each
+/// line once written (its newline included).
+protocol NDJSONLines: Sendable {
+    init()
+    var bytes: [UInt8] { get set }
+    /// Lines in the block.
+    var count: Int { get }
+    mutating func lineEnded(_ row: StoredRow)
+    /// Empties the block, keeping its capacity.
+    mutating func removeAll()
+}
+
 @available(*, unavailable)
 extension StoreRows: Sendable {}
 
 /// Lines of NDJSON and how many records they hold.
-struct NDJSONBlock: Sendable {
+struct NDJSONBlock: NDJSONLines {
     var bytes: [UInt8] = []
     var count = 0
+
+    mutating func lineEnded(_ row: StoredRow) { count += 1 }
+
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        count = 0
+    }
 }
 
 /// Chunks apart in time formatted on several threads: task i (its parts, one after the other)
