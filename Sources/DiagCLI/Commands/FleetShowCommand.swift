@@ -30,7 +30,8 @@ struct FleetShowCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions<LocalZone>
 
-    private var window = FleetWindow()
+    private var zone = DisplayZone.utc
+    private var window = TimeWindow()
     private var activityIdentifier: Int64?
 
     mutating func validate() throws {
@@ -41,7 +42,8 @@ struct FleetShowCommand: ParsableCommand {
             }
             activityIdentifier = identifier
         }
-        window = try FleetWindow(fleet, timezone: output.timezone)
+        zone = try TimezoneArgument.zone(output.timezone)
+        window = try fleet.window(zone: zone)
     }
 
     func run() throws {
@@ -49,51 +51,15 @@ struct FleetShowCommand: ParsableCommand {
             ActivityArgument.restrict(try fleet.query.text(), to: activityIdentifier),
             includeSignposts: signpost)
         let connection = try FleetDatabase.connect(fleet.database)
-        let selection = filter.selection(in: TimeWindow(start: window.start, end: window.end))
+        let selection = filter.selection(in: window)
         let sink = OutputSink.standardOutput()
-        let printer = output.printer(zone: window.zone, sink: sink)
+        let printer = output.printer(zone: zone, sink: sink)
         try FleetDatabase.reporting {
-            let query = try window.query(text, selection: selection, bundle: fleet.bundle, connection: connection)
+            let query = try fleet.query(text, selection: selection, zone: zone, connection: connection)
             let reader = try FleetRecordReader(connection: connection, plan: query.plan())
             printer.begin()
             defer { printer.finish() }
             while let record = try reader.next() { printer.write(record) }
         }
-    }
-}
-
-/// What `fleet show` and `fleet stats` make of their `FleetOptions` and zone: the window, the
-/// zone, the `--var` values, and the predicate parsed with the bundles' identifiers.
-struct FleetWindow {
-    var zone = DisplayZone.utc
-    var start: Int64?
-    var end: Int64?
-    var variables: [String: String] = [:]
-
-    init() {}
-
-    init<Wording>(_ options: FleetOptions<Wording>, timezone: String?) throws {
-        zone = try TimezoneArgument.zone(timezone)
-        variables = options.query.boundVariables
-        let window = try options.window(zone: zone)
-        start = window.start
-        end = window.end
-    }
-
-    /// The query: the bundle resolved, the predicate parsed (a bad one exits 65 with its caret).
-    func query(_ text: String?, selection: RecordSelection, bundle: String?, connection: PostgresConnection) throws -> FleetQuery {
-        let bundleID = try bundle.map { try FleetBundles.resolve($0, connection: connection) }
-        var predicate: DiagPredicate.Predicate?
-        if let text {
-            let bound = try FleetBundles.identifiers(bundleID: bundleID, connection: connection).merging(variables) { _, given in given }
-            UndecidedMatchCheck.install()
-            do {
-                predicate = try DiagPredicate.Predicate.parse(
-                    text, variables: bound, dateZone: DateLiteralZone(zone), enclosingLevels: PredicateCondition.wrapperLevels)
-            } catch {
-                throw InputError(error.description)
-            }
-        }
-        return FleetQuery(selection: selection, predicate: predicate, bundleID: bundleID)
     }
 }

@@ -24,10 +24,12 @@ struct FleetStatsCommand: ParsableCommand {
     @Option(help: TimezoneArgument.help(verb: "Show and read times", bundle: false), valueName: "zone")
     var timezone: String?
 
-    private var window = FleetWindow()
+    private var zone = DisplayZone.utc
+    private var window = TimeWindow()
 
     mutating func validate() throws {
-        window = try FleetWindow(fleet, timezone: timezone)
+        zone = try TimezoneArgument.zone(timezone)
+        window = try fleet.window(zone: zone)
     }
 
     func run() throws {
@@ -35,11 +37,11 @@ struct FleetStatsCommand: ParsableCommand {
         let connection = try FleetDatabase.connect(fleet.database)
         let selection = RecordSelection(start: window.start, end: window.end, includeInfo: true, includeDebug: true)
         let plan = try FleetDatabase.reporting {
-            try window.query(text, selection: selection, bundle: fleet.bundle, connection: connection).plan()
+            try fleet.query(text, selection: selection, zone: zone, connection: connection).plan()
         }
         let reason: String? = plan.isExact ? nil : "the predicate has a part SQL cannot decide (a residual)"
         let tally = try FleetDatabase.reporting { try FleetStatistics.tally(connection: connection, plan: plan) }
-        let report = StatsReport(tally: tally, sort: table.sort, limit: table.limit, zone: window.zone)
+        let report = StatsReport(tally: tally, sort: table.sort, limit: table.limit, zone: zone)
         let sink = OutputSink.standardOutput()
         switch table.style {
         case .human: sink.write(report.human(method: plan.isExact ? "sql-aggregate" : "streamed", reason: reason, predicate: text))

@@ -1,5 +1,8 @@
 import DiagCommandLine
+import DiagFleet
 import DiagOutput
+import DiagPredicate
+import DiagQuery
 import Foundation
 
 /// What `fleet show` and `fleet stats` share: the database, the bundle, the predicate and the
@@ -33,5 +36,27 @@ struct FleetOptions<Wording: OptionWording>: ParsableArguments {
             return try TimeWindow.checked(start: Int64(Date().timeIntervalSince1970 * 1e9) - lastLength, end: end, startName: "--last")
         }
         return try TimeWindow.checked(start: try start.map { try TimeArgument.instant($0, option: "--start", zone: zone) }, end: end)
+    }
+}
+
+extension FleetOptions {
+    /// The query over `--bundle`'s records (all when it is not given): the bundle resolved, the
+    /// predicate parsed with the bundles' identifiers and `--var`'s values, dates read in `zone`
+    /// (a bad predicate exits 65 with its caret).
+    func query(_ text: String?, selection: RecordSelection, zone: DisplayZone, connection: PostgresConnection) throws -> FleetQuery {
+        let bundleID = try bundle.map { try FleetBundles.resolve($0, connection: connection) }
+        var predicate: DiagPredicate.Predicate?
+        if let text {
+            let bound = try FleetBundles.identifiers(bundleID: bundleID, connection: connection)
+                .merging(query.boundVariables) { _, given in given }
+            UndecidedMatchCheck.install()
+            do {
+                predicate = try DiagPredicate.Predicate.parse(
+                    text, variables: bound, dateZone: DateLiteralZone(zone), enclosingLevels: PredicateCondition.wrapperLevels)
+            } catch {
+                throw InputError(error.description)
+            }
+        }
+        return FleetQuery(selection: selection, predicate: predicate, bundleID: bundleID)
     }
 }
