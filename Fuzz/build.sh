@@ -8,13 +8,13 @@ out=build
 mkdir -p "$out"
 flags=(-O -g -parse-as-library -sanitize=fuzzer,address -swift-version 6)
 swiftc "${flags[@]}" -emit-library -static -module-name DiagModel -emit-module-path "$out/DiagModel.swiftmodule" \
-    "$root"/Sources/DiagModel/*.swift -o "$out/libDiagModel.a"
+    $(find "$root/Sources/DiagModel" -name '*.swift') -o "$out/libDiagModel.a"
 # CICU, the loader of ICU's regex C API that DiagPredicate imports (MATCHES patterns left to ICU).
 mkdir -p "$out/CICU"
 printf 'module CICU {\n    header "%s"\n    export *\n}\n' "$(cd "$root/Sources/CICU/include" && pwd)/CICU.h" > "$out/CICU/module.modulemap"
 clang -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/CICU/include" -c "$root/Sources/CICU/loader.c" -o "$out/cicu-loader.o"
 swiftc "${flags[@]}" -emit-library -static -module-name DiagPredicate -emit-module-path "$out/DiagPredicate.swiftmodule" \
-    -I "$out" -I "$out/CICU" "$root"/Sources/DiagPredicate/*.swift -o "$out/libDiagPredicate.a"
+    -I "$out" -I "$out/CICU" $(find "$root/Sources/DiagPredicate" -name '*.swift') -o "$out/libDiagPredicate.a"
 # lld: gold floods the output with harmless "cannot export local symbol" warnings for ASan.
 swiftc "${flags[@]}" -use-ld=lld -I "$out" -I "$out/CICU" PredicateFuzzer.swift "$out/libDiagPredicate.a" "$out/libDiagModel.a" "$out/cicu-loader.o" -ldl -lm \
     -o "$out/predicate-fuzzer"

@@ -14,7 +14,7 @@ flags=(-O -g -parse-as-library -sanitize=fuzzer,address -swift-version 6)
 # The files of DiagBundle on the reading path: not those that import DiagQuery, DiagOutput,
 # DiagPatterns or DiagPredicate, nor the collect request, the report and the summaries built on them.
 bundle_files=()
-for file in "$root"/Sources/DiagBundle/*.swift; do
+for file in $(find "$root/Sources/DiagBundle" -name '*.swift'); do
     grep -qE '^import (DiagQuery|DiagOutput|DiagPatterns|DiagPredicate)$' "$file" && continue
     [[ "$(basename "$file")" =~ ^(BundleRequest|StoreSelection|ReportPage.*|ReportScript|SummaryJob|StatisticsScan)\.swift$ ]] && continue
     bundle_files+=("$file")
@@ -28,11 +28,11 @@ MAP
 clang -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/CArchive/include" -c "$root/Sources/CArchive/loader.c" \
     -o "$out/carchive-loader.o"
 swiftc "${flags[@]}" -emit-library -static -module-name DiagModel -emit-module-path "$out/DiagModel.swiftmodule" \
-    "$root"/Sources/DiagModel/*.swift -o "$out/libDiagModel.a"
+    $(find "$root/Sources/DiagModel" -name '*.swift') -o "$out/libDiagModel.a"
 swiftc "${flags[@]}" -emit-library -static -module-name DiagStore -emit-module-path "$out/DiagStore.swiftmodule" \
     -I "$out" -I "$root/Sources/CSQLite" $(find "$root/Sources/DiagStore" -name '*.swift') -o "$out/libDiagStore.a"
 swiftc "${flags[@]}" -emit-library -static -module-name DiagProtocol -emit-module-path "$out/DiagProtocol.swiftmodule" -I "$out" \
-    "$root"/Sources/DiagProtocol/*.swift -o "$out/libDiagProtocol.a"
+    $(find "$root/Sources/DiagProtocol" -name '*.swift') -o "$out/libDiagProtocol.a"
 swiftc "${flags[@]}" -emit-library -static -module-name DiagBundle -emit-module-path "$out/DiagBundle.swiftmodule" \
     -I "$out" -I "$out/CArchive" -I "$root/Sources/CSQLite" "${bundle_files[@]}" -o "$out/libDiagBundle.a"
 swiftc "${flags[@]}" -use-ld=lld -I "$out" -I "$out/CArchive" -I "$root/Sources/CSQLite" BundleFuzzer.swift \

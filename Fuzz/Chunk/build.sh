@@ -8,7 +8,7 @@ out=build
 mkdir -p "$out"
 flags=(-O -g -parse-as-library -sanitize=fuzzer,address -swift-version 6)
 swiftc "${flags[@]}" -emit-library -static -module-name DiagModel -emit-module-path "$out/DiagModel.swiftmodule" \
-    "$root"/Sources/DiagModel/*.swift -o "$out/libDiagModel.a"
+    $(find "$root/Sources/DiagModel" -name '*.swift') -o "$out/libDiagModel.a"
 swiftc "${flags[@]}" -emit-library -static -module-name DiagStore -emit-module-path "$out/DiagStore.swiftmodule" \
     -I "$out" -I "$root/Sources/CSQLite" $(find "$root/Sources/DiagStore" -name '*.swift') -o "$out/libDiagStore.a"
 swiftc "${flags[@]}" -use-ld=lld -I "$out" -I "$root/Sources/CSQLite" ChunkFuzzer.swift "$out/libDiagStore.a" "$out/libDiagModel.a" \

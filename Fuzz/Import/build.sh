@@ -8,9 +8,9 @@ out=build
 mkdir -p "$out"
 flags=(-O -g -parse-as-library -sanitize=fuzzer,address -swift-version 6)
 swiftc "${flags[@]}" -emit-library -static -module-name DiagModel -emit-module-path "$out/DiagModel.swiftmodule" \
-    "$root"/Sources/DiagModel/*.swift -o "$out/libDiagModel.a"
+    $(find "$root/Sources/DiagModel" -name '*.swift') -o "$out/libDiagModel.a"
 swiftc "${flags[@]}" -emit-library -static -module-name DiagImport -emit-module-path "$out/DiagImport.swiftmodule" \
-    -I "$out" "$root"/Sources/DiagImport/*.swift -o "$out/libDiagImport.a"
+    -I "$out" $(find "$root/Sources/DiagImport" -name '*.swift') -o "$out/libDiagImport.a"
 swiftc "${flags[@]}" -use-ld=lld -I "$out" ImportFuzzer.swift "$out/libDiagImport.a" "$out/libDiagModel.a" -lm \
     -o "$out/import-fuzzer"
 echo "built $(pwd)/$out/import-fuzzer"
