@@ -2,21 +2,9 @@ extension JSONScanner {
     /// Reads a string whose opening quote is at the cursor. Plain ASCII runs are taken as they are;
     /// other bytes are checked as UTF-8 here, so that a bad byte is reported where it is.
     mutating func string() throws(JSONReaderError) -> String {
-        index += 1
-        let start = index
-        skipPlainASCII()
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                index += 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { return try escapedString(from: start) }
-            if byte < 0x20 { throw controlCharacterError() }
-            if byte < 0x80 { index += 1 } else { try skipUTF8Sequence() }
-        }
-        throw error("unterminated string (missing closing '\"')", at: start - 1)
+        let start = index + 1
+        guard let range = try plainString() else { return try escapedString(from: start) }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     /// The range of a string's content when it has no escapes, checked as `string()` checks it
