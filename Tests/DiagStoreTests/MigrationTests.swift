@@ -102,19 +102,32 @@ struct Version1Store {
         #expect(try store.records().all() == old.allExpected)
     }
 
+    /// SQLite's heap figures are process-wide, and other suites run SQLite in this process at the
+    /// same time: their allocations can only raise the figure measured here, never hide the
+    /// migration's own. So a measurement over the bound is taken again on a fresh chunk, up to
+    /// three times, and the smallest counts; a migration that really grows with the chunk fails
+    /// all three (a CI run failed once at 37.9 MB against the 12.9 MB bound while the memory
+    /// suites ran beside it; alone it measures well under).
     @Test func migrationMemoryStaysBoundedWhateverTheChunkSize() throws {
-        let folder = try TemporaryDirectory()
-        let old = try Version1Store(in: folder, chunks: [40_000], messagePadding: 1_000)
-        let path = old.url.appendingPathComponent("Persist/0000000000000001.chunk.sqlite").path
-        let fileSize = ChunkSealer.diskSize(of: path)
-        #expect(fileSize > 40 << 20)
-        Database.resetMemoryHighwater()
-        let before = Database.memoryUsed().current
-        var peak: Int64 = 0
-        try ChunkMigration.migrate(chunkAt: path, batchSize: 2_000) { _ in peak = max(peak, Database.memoryUsed().highwater) }
-        #expect(peak - before < fileSize / 4)
-        let database = try Database(path: path, options: .init(readOnly: true))
-        #expect(try database.scalarInt("SELECT count(*) FROM records") == 40_000)
+        var smallest = Int64.max
+        var bound: Int64 = 0
+        for _ in 0..<3 {
+            let folder = try TemporaryDirectory()
+            let old = try Version1Store(in: folder, chunks: [40_000], messagePadding: 1_000)
+            let path = old.url.appendingPathComponent("Persist/0000000000000001.chunk.sqlite").path
+            let fileSize = ChunkSealer.diskSize(of: path)
+            #expect(fileSize > 40 << 20)
+            bound = fileSize / 4
+            Database.resetMemoryHighwater()
+            let before = Database.memoryUsed().current
+            var peak: Int64 = 0
+            try ChunkMigration.migrate(chunkAt: path, batchSize: 2_000) { _ in peak = max(peak, Database.memoryUsed().highwater) }
+            smallest = min(smallest, peak - before)
+            let database = try Database(path: path, options: .init(readOnly: true))
+            #expect(try database.scalarInt("SELECT count(*) FROM records") == 40_000)
+            if smallest < bound { break }
+        }
+        #expect(smallest < bound)
     }
 
     @Test func aChunkFromANewerVersionIsRefusedByName() throws {
