@@ -126,4 +126,42 @@ struct HostileChunkTests {
         #expect(try database.userVersion() == 3)
         #expect(try database.scalarInt("SELECT count(*) FROM records WHERE signpostScope IS NULL") == 1)
     }
+
+    /// The writer's block sets (`message_blocks`) come in bundles too: a table of that name
+    /// defined otherwise is refused like any object the store never writes.
+    @Test func blockSetsDefinedOtherwiseAreRefused() throws {
+        let folder = try TemporaryDirectory("diag-hostile-chunk")
+        let bundle = try makeBundle(in: folder, chunkSQL: """
+            \(currentRecordsTable);
+            CREATE TABLE message_blocks (block INTEGER PRIMARY KEY, bits BLOB NOT NULL, note TEXT);
+            PRAGMA user_version = 3;
+            """)
+        for command in [["show", bundle.path], ["verify", bundle.path]] {
+            let result = try diag(command, cacheIn: folder)
+            #expect(result.status == 65, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("table 'message_blocks', not defined as this store defines it"), "\(result.stderr)")
+        }
+    }
+
+    /// Hand-made sets: one of the wrong size keeps its block (a set that may hold anything), block
+    /// numbers at both ends of Int64 stay 64 ids each, and the record is found, nothing else.
+    @Test func handMadeBlockSetsAreReadSafely() throws {
+        let folder = try TemporaryDirectory("diag-hostile-chunk")
+        let bundle = try makeBundle(in: folder, chunkSQL: """
+            \(currentRecordsTable);
+            CREATE TABLE message_blocks (block INTEGER PRIMARY KEY, bits BLOB NOT NULL);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+            INSERT INTO records (id, timestamp, messageType, eventType, process, eventMessage)
+            SELECT i, 1780000000000000000 + i, 0, 1024, 'p', CASE WHEN i = 5 THEN 'the needle-5 record' ELSE 'other ' || i END FROM n;
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 15)
+            INSERT INTO message_blocks SELECT i, zeroblob(512) FROM n;
+            INSERT INTO message_blocks VALUES (0, X'00'), (9223372036854775807, zeroblob(512)), (-9223372036854775808, X'00');
+            PRAGMA user_version = 3;
+            """)
+        let shown = try diag(["show", bundle.path, "--style", "ndjson", "--predicate", "message CONTAINS[cd] \"NEEDLE-5\""], cacheIn: folder)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.split(separator: "\n").count == 1, "\(shown.stdout)")
+        #expect(shown.stdout.contains("the needle-5 record"))
+        #expect(try diag(["verify", bundle.path], cacheIn: folder).status == 0)
+    }
 }

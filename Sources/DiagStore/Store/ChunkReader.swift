@@ -35,7 +35,7 @@ final class ChunkReader {
             self.database = database
             guard tables.hasRecords else { return nil }
             let condition = ChunkCondition(
-                filter: filter, searchIndex: tables.hasSearchIndex,
+                filter: filter, searchIndex: tables.hasSearchIndex, blocks: tables.hasMessageBlocks ? database : nil,
                 choose: { trigrams.choose($0, in: database) })
             var sql = "SELECT \(ChunkSchema.selectColumns) FROM records\(condition.sql) ORDER BY timestamp, id"
             if let limit = filter.limit { sql += " LIMIT \(max(0, limit))" }
@@ -75,11 +75,20 @@ extension ChunkReader: Sendable {}
 struct ChunkTables {
     var hasRecords = false
     var hasSearchIndex = false
+    /// The writer's block sets (`MessageBlocks`), which cover every row when present.
+    var hasMessageBlocks = false
 
     init(_ database: Database) throws {
-        let statement = try database.prepare("SELECT name FROM sqlite_master WHERE name IN ('records', '\(ChunkSchema.searchTable)')")
+        let statement = try database.prepare("""
+            SELECT name FROM sqlite_master
+            WHERE name IN ('records', '\(ChunkSchema.searchTable)', '\(MessageBlocks.table)') AND type = 'table'
+            """)
         while try statement.step() {
-            if statement.string(at: 0) == "records" { hasRecords = true } else { hasSearchIndex = true }
+            switch statement.string(at: 0) {
+            case "records": hasRecords = true
+            case MessageBlocks.table: hasMessageBlocks = true
+            default: hasSearchIndex = true
+            }
         }
     }
 }

@@ -3,11 +3,15 @@ import DiagModel
 /// The open chunk: one connection in WAL mode and the cached INSERT of the ingest path; its
 /// checkpoints run on a thread of their own (`WALCheckpointer`).
 ///
-/// The open chunk has no secondary index; `ChunkSealer` builds them once it is closed.
+/// The open chunk has no secondary index; `ChunkSealer` builds them once it is closed. It has
+/// the message block sets (`MessageBlocks`), written with the rows they cover.
 final class ChunkWriter {
     let path: String
     private let database: Database
     private let insert: Statement
+    /// Nil for a chunk that already held rows without block sets (written by an older version):
+    /// sets for its new rows alone would hide the old ones from a search.
+    private let blocks: MessageBlockWriter?
     private let pageCount: Statement
     private let pageSize: Int64
     /// Pages committed between two checkpoints: SQLite's own default (32 MiB of 4 KiB pages).
@@ -27,12 +31,14 @@ final class ChunkWriter {
             if version == 0 {
                 try database.inTransaction(.immediate) {
                     try database.execute(ChunkSchema.createRecords)
+                    try database.execute(MessageBlocks.create)
                     try database.setUserVersion(ChunkSchema.version)
                 }
             } else if version != ChunkSchema.version {
                 throw StoreError(.badChunk, path: path,
                                  reason: "chunk has schema version \(version); this writer appends to version \(ChunkSchema.version) only")
             }
+            blocks = try Self.blockWriter(database)
             insert = try database.prepare(ChunkSchema.insert)
             pageCount = try database.prepare("PRAGMA page_count")
             pageSize = try database.scalarInt("PRAGMA page_size") ?? 4096
@@ -47,6 +53,16 @@ final class ChunkWriter {
 
     deinit { checkpointer?.stop() }
 
+    /// The block sets' writer: the chunk's table, or a new one when the chunk has no row yet.
+    private static func blockWriter(_ database: Database) throws -> MessageBlockWriter? {
+        let hasTable = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = ?", [MessageBlocks.table]) == 1
+        if !hasTable {
+            guard try database.scalarInt("SELECT count(*) FROM (SELECT 1 FROM records LIMIT 1)") == 0 else { return nil }
+            try database.execute(MessageBlocks.create)
+        }
+        return try MessageBlockWriter(database)
+    }
+
     /// Appends the records in one transaction; on return they are durable across a process crash.
     /// Returns the oldest and newest timestamps of the batch.
     func append(_ records: some Collection<LogRecord>) throws -> (oldest: Int64, newest: Int64)? {
@@ -59,9 +75,14 @@ final class ChunkWriter {
                     try RecordRow.bind(record, to: insert)
                     _ = try insert.step()
                     insert.reset()
+                    if let blocks {
+                        var message = record.eventMessage
+                        try message.withUTF8 { try blocks.add(id: database.lastInsertRowID, message: $0) }
+                    }
                     oldest = min(oldest, record.timestamp)
                     newest = max(newest, record.timestamp)
                 }
+                try blocks?.flush()
             }
         } catch {
             insert.reset()
@@ -81,12 +102,15 @@ final class ChunkWriter {
         do {
             try database.inTransaction(.immediate) {
                 try packed.forEachRow { row in
-                    let timestamp = try RecordRow.bind(&row, to: insert)
+                    var message = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+                    let timestamp = try RecordRow.bind(&row, to: insert, message: &message)
                     _ = try insert.step()
                     insert.reset()
+                    try blocks?.add(id: database.lastInsertRowID, message: message)
                     oldest = min(oldest, timestamp)
                     newest = max(newest, timestamp)
                 }
+                try blocks?.flush()
             }
         } catch {
             insert.reset()

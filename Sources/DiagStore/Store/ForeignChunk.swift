@@ -140,6 +140,7 @@ public enum ForeignChunk {
             for index in ChunkSchema.indexes { try database.execute(index.sql) }
             try database.execute("ANALYZE")
             try database.execute(ChunkSchema.createSearch)
+            try database.execute(MessageBlocks.create)
             var rows = try schemaRows(database)
             // Statistics tables another SQLite build writes on ANALYZE.
             for (name, sql) in [("sqlite_stat1", "CREATE TABLE sqlite_stat1(tbl,idx,stat)"),

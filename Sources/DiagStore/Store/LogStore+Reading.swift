@@ -13,9 +13,9 @@ extension LogStore {
     public func count(filter: StoreFilter = StoreFilter()) throws -> Int64 {
         var total: Int64 = 0
         let trigrams = TrigramChoice()
-        try forEachChunk(filter) { database, chunk, path in
+        try forEachChunk(filter) { database, chunk, tables, _ in
             let condition = ChunkCondition(
-                filter: filter, searchIndex: chunk.searchIndex,
+                filter: filter, searchIndex: tables.hasSearchIndex, blocks: tables.hasMessageBlocks ? database : nil,
                 choose: { trigrams.choose($0, in: database) })
             let statement = try database.prepare("SELECT count(*) FROM records\(condition.sql)")
             try statement.bind(condition.bindings)
@@ -25,7 +25,7 @@ extension LogStore {
     }
 
     /// Runs `body` on a read-only connection to every chunk that may hold records of `filter`.
-    func forEachChunk(_ filter: StoreFilter, _ body: (Database, ChunkInfo, String) throws -> Void) throws {
+    func forEachChunk(_ filter: StoreFilter, _ body: (Database, ChunkInfo, ChunkTables, String) throws -> Void) throws {
         let chunks = lock.withLock { state.info.chunks }
         for chunk in chunks where !chunk.sealed || (chunk.recordCount > 0 && filter.overlaps(oldest: chunk.oldestTimestamp, newest: chunk.newestTimestamp)) {
             let path = chunkPath(chunk.file)
@@ -37,7 +37,7 @@ extension LogStore {
                 guard tables.hasRecords else { continue }
                 var current = chunk
                 current.searchIndex = tables.hasSearchIndex
-                try body(database, current, path)
+                try body(database, current, tables, path)
             } catch {
                 throw StoreError.chunk(path, error)
             }

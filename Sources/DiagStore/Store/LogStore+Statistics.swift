@@ -30,9 +30,9 @@ extension LogStore {
     public func groupedCounts(by grouping: RecordGrouping, filter: StoreFilter = StoreFilter()) throws -> [GroupCount] {
         var groups: [SQLValue: GroupCount] = [:]
         let trigrams = TrigramChoice()
-        try forEachChunk(filter) { database, chunk, _ in
+        try forEachChunk(filter) { database, _, tables, _ in
             let condition = ChunkCondition(
-                filter: filter, searchIndex: chunk.searchIndex,
+                filter: filter, searchIndex: tables.hasSearchIndex, blocks: tables.hasMessageBlocks ? database : nil,
                 choose: { trigrams.choose($0, in: database) })
             let statement = try database.prepare("""
                 SELECT \(grouping.keyExpression), count(*), coalesce(sum(length(CAST(eventMessage AS BLOB))), 0)

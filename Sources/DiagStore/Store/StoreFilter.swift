@@ -47,7 +47,9 @@ struct ChunkCondition {
     var bindings: [SQLValueConvertible?]
 
     /// `choose` picks which trigrams of the needles the chunk's index looks up (the few rarest).
-    init(filter: StoreFilter, searchIndex: Bool, choose: ([String]) -> [String] = { $0 }) {
+    /// `blocks`: the chunk's connection when it holds the writer's block sets (`MessageBlocks`),
+    /// used for the needles its search index does not serve, when few blocks may match.
+    init(filter: StoreFilter, searchIndex: Bool, blocks: Database? = nil, choose: ([String]) -> [String] = { $0 }) {
         var clauses: [String] = []
         var values: [SQLValueConvertible?] = []
         if let start = filter.start {
@@ -67,6 +69,12 @@ struct ChunkCondition {
         if let match = MessageSearch.matchExpression(needles: indexed, choose: choose) {
             clauses.append("id IN (SELECT rowid FROM \(ChunkSchema.searchTable) WHERE \(ChunkSchema.searchTable) MATCH ?)")
             values.append(match)
+        }
+        if let blocks, let positions = MessageBlocks.positions(ofNeedles: folded.filter { !indexed.contains($0) }),
+           MessageBlocks.isSelective(positions, in: blocks)
+        {
+            clauses.append(MessageBlocks.candidateCondition)
+            values.append(SQLBlob(positions))
         }
         // A needle with U+FFFD may match where a message's bytes are not UTF-8 (read as U+FFFD),
         // which `length()` can count as ASCII: no prefilter for it, the caller decides each record.

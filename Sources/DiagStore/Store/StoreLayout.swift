@@ -23,6 +23,8 @@ public enum StoreLayout {
     /// The table of records in every chunk, and the message search index beside it.
     public static let recordsTable = "records"
     public static let searchTable = "message_search"
+    /// The writer's per-block trigram sets (`MessageBlocks`), beside the records they cover.
+    public static let messageBlocksTable = "message_blocks"
     /// The index a sealed chunk has (`ChunkSchema.indexes`' first): its presence marks a chunk sealed.
     public static let timestampIndex = "records_timestamp"
 

@@ -1,0 +1,203 @@
+import DiagModel
+import Foundation
+import Testing
+import TestSupport
+@testable import DiagStore
+
+/// The writer's block sets (`MessageBlocks`): what the open chunk and the chunks not indexed yet
+/// answer a `CONTAINS` with (issue 15), instead of folding every message.
+@Suite struct MessageBlocksTests {
+    /// One set built from `messages` as the writer builds it, as the bytes the table holds.
+    private func set(of messages: [String]) -> [UInt8] {
+        let words = UnsafeMutablePointer<UInt64>.allocate(capacity: MessageBlocks.wordCount)
+        defer { words.deallocate() }
+        words.initialize(repeating: 0, count: MessageBlocks.wordCount)
+        for message in messages {
+            var message = message
+            message.withUTF8 { MessageBlocks.add($0, to: words) }
+        }
+        return (0..<MessageBlocks.wordCount).flatMap { index in
+            withUnsafeBytes(of: words[index].littleEndian) { Array($0) }
+        }
+    }
+
+    private func mayContain(_ database: Database, set: [UInt8], needle: String) throws -> Bool {
+        let positions = try #require(MessageBlocks.positions(ofNeedles: [needle]))
+        return try database.scalarInt("SELECT \(MessageBlocks.functionName)(?, ?)", [SQLBlob(set), SQLBlob(positions)]) == 1
+    }
+
+    /// Every needle cut out of a folded message passes the set of a block holding that message,
+    /// whatever its characters: the filter may keep too much, never too little.
+    @Test func aBlockHoldingAMatchAlwaysPasses() throws {
+        let database = try Database(path: ":memory:")
+        var picker = SeededPicker(state: 15)
+        func int(in range: ClosedRange<Int>) -> Int { range.lowerBound + picker.int(range.count) }
+        let alphabet: [String] = Array("abcXYZ 019:/_-\"'\u{0}").map { String($0) }
+            + ["é", "É", "ß", "Straße", "ﬁ", "İ", "ς", "Σ", "e\u{301}", "🙂", "中文", "Å"]
+        for _ in 0..<300 {
+            let messages: [String] = (0..<int(in: 1...64)).map { _ in
+                (0..<int(in: 0...40)).map { _ in picker.pick(alphabet) }.joined()
+            }
+            let bits = set(of: messages)
+            #expect(bits.count == MessageBlocks.byteCount)
+            let message = picker.pick(messages)
+            let folded = Array(MessageSearchIndex.fold(message).unicodeScalars)
+            guard folded.count >= 2 else { continue }
+            let start = int(in: 0...(folded.count - 2))
+            let end = int(in: (start + 1)...folded.count)
+            var needle = String.UnicodeScalarView()
+            needle.append(contentsOf: folded[start..<end])
+            let text = String(needle)
+            guard MessageBlocks.positions(ofNeedles: [text]) != nil else { continue }
+            #expect(try mayContain(database, set: bits, needle: text), "\(messages) \(text)")
+            // Case and diacritics do not matter: the needle is folded as the messages are.
+            #expect(try mayContain(database, set: bits, needle: text.uppercased()) || text.uppercased() != text, "\(text)")
+        }
+    }
+
+    @Test func aBlockWithoutTheNeedlesTrigramsIsSkipped() throws {
+        let database = try Database(path: ":memory:")
+        let bits = set(of: ["connection reset by peer", "upload finished", "Café ÉCOLE"])
+        #expect(try mayContain(database, set: bits, needle: "reset by"))
+        #expect(try mayContain(database, set: bits, needle: "CAFE ecole"))
+        #expect(try !mayContain(database, set: bits, needle: "title is a required value"))
+        // Under 3 bytes once folded, or with U+FFFD, a needle gives no positions: no filter.
+        #expect(MessageBlocks.positions(ofNeedles: ["ok"]) == nil)
+        #expect(MessageBlocks.positions(ofNeedles: ["bad\u{FFFD}x"]) == nil)
+        #expect(MessageBlocks.positions(ofNeedles: ["ok", "reset"]) != nil)
+    }
+
+    /// A set that is not the writer's size (a chunk from elsewhere) or not a blob may hold
+    /// anything: its block is kept, so nothing is hidden and nothing is read out of bounds.
+    @Test func aSetOfAnotherSizeOrTypeKeepsItsBlock() throws {
+        let database = try Database(path: ":memory:")
+        let positions = try #require(MessageBlocks.positions(ofNeedles: ["title is a required value"]))
+        for bits: SQLValueConvertible? in [SQLBlob([]), SQLBlob([0]), SQLBlob([UInt8](repeating: 0, count: MessageBlocks.byteCount - 1)),
+                                           SQLBlob([UInt8](repeating: 0, count: MessageBlocks.byteCount * 2)), "text", 7, nil] {
+            #expect(try database.scalarInt("SELECT \(MessageBlocks.functionName)(?, ?)", [bits, SQLBlob(positions)]) == 1)
+        }
+        // Positions past the set's size (only a hand-made blob has them) are read modulo its bits.
+        let zero = SQLBlob([UInt8](repeating: 0, count: MessageBlocks.byteCount))
+        #expect(try database.scalarInt("SELECT \(MessageBlocks.functionName)(?, ?)", [zero, SQLBlob([0xFF, 0xFF])]) == 0)
+        #expect(try database.scalarInt("SELECT \(MessageBlocks.functionName)(?, ?)", [zero, SQLBlob([])]) == 1)
+    }
+
+    /// Records in a store's open chunk: 3,200 (51 blocks), the needle in 4 of them.
+    private func openChunkStore(_ folder: TemporaryDirectory, needleAt: Set<Int> = [7, 700, 1_999, 3_100]) throws -> (LogStore, [LogRecord]) {
+        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true)
+        let records = (0..<3_200).map { index in
+            LogRecord(timestamp: StoreTestRecords.base + Int64(index),
+                      eventMessage: needleAt.contains(index) ? "Title Is A Required Value #\(index)" : "upload \(index) finished in \(index % 97) ms")
+        }
+        for batch in stride(from: 0, to: records.count, by: 500) {
+            try store.append(Array(records[batch..<min(records.count, batch + 500)]))
+        }
+        return (store, records)
+    }
+
+    private func exact(_ records: [LogRecord], _ needle: String) -> [LogRecord] {
+        let folded = MessageSearchIndex.fold(needle)
+        return records.filter { MessageSearchIndex.fold($0.eventMessage).contains(folded) }
+    }
+
+    @Test func theOpenChunkAnswersARareNeedleThroughItsBlocks() throws {
+        let folder = try TemporaryDirectory()
+        let (store, records) = try openChunkStore(folder)
+        let chunk = try #require(store.info.chunks.first)
+        #expect(!chunk.sealed && !chunk.searchIndex)
+        let database = try Database(path: store.chunkPath(chunk.file), options: .init(readOnly: true))
+        // Ids 1 to 3,200: blocks 0 (ids 1–63) to 50 (id 3,200).
+        #expect(try database.scalarInt("SELECT count(*) FROM \(MessageBlocks.table)") == 51)
+        // The rare needle reads its candidate blocks, not the chunk.
+        let filter = StoreFilter(messageSearch: [MessageSearchIndex.fold("title is a REQUIRED value")])
+        let condition = ChunkCondition(filter: filter, searchIndex: false, blocks: database)
+        #expect(condition.sql.contains(MessageBlocks.table))
+        let candidates = try database.scalarInt("SELECT count(*) FROM records\(condition.sql)", condition.bindings)
+        #expect(candidates == 4)
+        #expect(try store.records(filter: filter).all() == exact(records, "title is a required value"))
+        #expect(try store.count(filter: filter) == 4)
+        // A needle in every block is not worth it: the chunk is scanned, with the same answer.
+        let common = StoreFilter(messageSearch: ["finished"])
+        #expect(!ChunkCondition(filter: common, searchIndex: false, blocks: database).sql.contains(MessageBlocks.table))
+        #expect(try store.records(filter: common).all() == exact(records, "finished"))
+    }
+
+    /// The same answers with the sets and without them, for needles rare and common, short and
+    /// long, several at once, with a time window.
+    @Test func answersAreTheSameWithAndWithoutTheSets() throws {
+        let folder = try TemporaryDirectory()
+        let (store, records) = try openChunkStore(folder)
+        let plain = try TemporaryDirectory()
+        let copy = try LogStore.open(at: plain.file("s.logarchive"), create: true)
+        try copy.append(records)
+        let chunk = try #require(copy.info.chunks.first)
+        try Database(path: copy.chunkPath(chunk.file)).execute("DROP TABLE \(MessageBlocks.table)")
+        for needles in [["title is a required value"], ["finished in 3 ms"], ["#7"], ["zzq"], ["upload", "#1999"], ["ti", "value"]] {
+            for (start, end) in [(nil, nil), (StoreTestRecords.base + 500, StoreTestRecords.base + 2_000)] as [(Int64?, Int64?)] {
+                let filter = StoreFilter(start: start, end: end, messageSearch: needles.map(MessageSearchIndex.fold))
+                let withSets = try store.records(filter: filter).all()
+                #expect(withSets == (try copy.records(filter: filter).all()), "\(needles)")
+                let expected = records.filter { record in
+                    needles.allSatisfy { MessageSearchIndex.fold(record.eventMessage).contains(MessageSearchIndex.fold($0)) }
+                        && record.timestamp >= (start ?? .min) && record.timestamp < (end ?? .max)
+                }
+                #expect(withSets == expected, "\(needles)")
+            }
+        }
+    }
+
+    /// A writer that stops in the middle of a block and starts again keeps the rows it wrote
+    /// before: the stored set is loaded and added to, not replaced.
+    @Test func aRestartInTheMiddleOfABlockKeepsItsEarlierRowsFound() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        var store: LogStore? = try LogStore.open(at: url, create: true)
+        try store?.append([LogRecord(timestamp: StoreTestRecords.base, eventMessage: "written before the restart: needle-before"),
+                           LogRecord(timestamp: StoreTestRecords.base + 1, eventMessage: "filler")])
+        try store?.close()
+        store = nil
+        let reopened = try LogStore.open(at: url)
+        try reopened.append((2..<2_000).map { LogRecord(timestamp: StoreTestRecords.base + Int64($0), eventMessage: "after \($0)") })
+        let filter = StoreFilter(messageSearch: ["needle-before"])
+        let chunk = try #require(reopened.info.chunks.first)
+        let database = try Database(path: reopened.chunkPath(chunk.file), options: .init(readOnly: true))
+        #expect(ChunkCondition(filter: filter, searchIndex: false, blocks: database).sql.contains(MessageBlocks.table))
+        #expect(try reopened.records(filter: filter).all().map(\.timestamp) == [StoreTestRecords.base])
+    }
+
+    /// A chunk that holds rows written without sets (an older writer) gets none for the rows
+    /// appended now: sets for those alone would hide the older rows from a search.
+    @Test func aChunkWithRowsButNoSetsIsLeftWithout() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        var store: LogStore? = try LogStore.open(at: url, create: true)
+        try store?.append([LogRecord(timestamp: StoreTestRecords.base, eventMessage: "an older writer's needle-old")])
+        let path = try #require(store.map { $0.chunkPath($0.info.chunks[0].file) })
+        try store?.close()
+        store = nil
+        try Database(path: path).execute("DROP TABLE \(MessageBlocks.table)")
+        let reopened = try LogStore.open(at: url)
+        try reopened.append((1..<2_000).map { LogRecord(timestamp: StoreTestRecords.base + Int64($0), eventMessage: "newer \($0)") })
+        #expect(try Database(path: path, options: .init(readOnly: true))
+            .scalarInt("SELECT count(*) FROM sqlite_master WHERE name = '\(MessageBlocks.table)'") == 0)
+        #expect(try reopened.records(filter: StoreFilter(messageSearch: ["needle-old"])).all().count == 1)
+    }
+
+    /// Sealing and the search index leave the sets as they are; a sealed, indexed chunk is
+    /// searched through its index.
+    @Test func aSealedIndexedChunkKeepsItsSetsAndUsesItsIndex() throws {
+        let folder = try TemporaryDirectory()
+        let (store, records) = try openChunkStore(folder)
+        try store.rotate()
+        #expect(try store.buildSearchIndexes() == 1)
+        let chunk = try #require(store.info.chunks.first)
+        #expect(chunk.sealed && chunk.searchIndex)
+        let database = try Database(path: store.chunkPath(chunk.file), options: .init(readOnly: true))
+        #expect(try database.scalarInt("SELECT count(*) FROM \(MessageBlocks.table)") == 51)
+        let filter = StoreFilter(messageSearch: ["title is a required value"])
+        let condition = ChunkCondition(filter: filter, searchIndex: true, blocks: database)
+        #expect(condition.sql.contains(ChunkSchema.searchTable) && !condition.sql.contains(MessageBlocks.table))
+        #expect(try store.records(filter: filter).all() == exact(records, "title is a required value"))
+        #expect(try ForeignChunk.inspect(path: store.chunkPath(chunk.file)) == .current)
+    }
+}
