@@ -105,6 +105,23 @@ import TestSupport
         #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
     }
 
+    /// diagd's finisher indexes one chunk at a time (sealing what closed meanwhile in between):
+    /// a limit of one indexes the oldest sealed chunk still without its index, and no other.
+    @Test func aLimitIndexesTheOldestChunksFirst() throws {
+        let folder = try TemporaryDirectory()
+        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true)
+        for chunk in 0..<3 {
+            try store.append([LogRecord(timestamp: StoreTestRecords.base + Int64(chunk), eventMessage: "chunk \(chunk)")])
+            try store.rotate()
+        }
+        #expect(store.info.chunks.map(\.searchIndex) == [false, false, false])
+        #expect(try store.buildSearchIndexes(limit: 1) == 1)
+        #expect(store.info.chunks.map(\.searchIndex) == [true, false, false])
+        #expect(try store.buildSearchIndexes(limit: 0) == 0)
+        #expect(try store.buildSearchIndexes() == 2)
+        #expect(store.info.chunks.map(\.searchIndex) == [true, true, true])
+    }
+
     @Test func buildingTwiceDoesNothingAndSealingThenIndexingCoversNewChunks() throws {
         let folder = try TemporaryDirectory()
         let (store, _) = try store(folder)

@@ -11,7 +11,7 @@ import Testing
     /// chunk's columns and its indexes' names: that is the schema, `ChunkSchema`, not the layout
     /// of the store's files.)
     static let spellings = ["\"Persist", "/Persist", "Info.json", StoreLayout.chunkSuffix, StoreLayout.writerLock,
-                            StoreLayout.searchTable]
+                            StoreLayout.searchTable, StoreLayout.messageBlocksTable]
 
     /// Apple's `.logarchive` has a `Persist/` folder of its own (tracev3 files): DiagAppleLog
     /// reads Apple's layout, not ours, and spells that one name of Apple's.

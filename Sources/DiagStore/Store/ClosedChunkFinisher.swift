@@ -54,7 +54,16 @@ public final class ClosedChunkFinisher: Sendable {
                     guard !isCancelled else { break }
                     try store.sealPendingChunks()
                     var pacer = cpuShare.map(CPUSharePacer.init(share:))
-                    try store.buildSearchIndexes(shouldContinue: { [self] in !isCancelled }, pace: { pacer?.pace() })
+                    // One search index at a time, sealing what closed meanwhile before the next:
+                    // a seal (the timestamp index a window query needs) costs a fifth of a search
+                    // index, and until the index exists the block sets serve a CONTAINS. Indexing
+                    // every sealed chunk first left a busy diagd's newest chunks unsealed, and a
+                    // window query scanned each of them whole.
+                    while !isCancelled,
+                          try store.buildSearchIndexes(limit: 1, shouldContinue: { [self] in !isCancelled }, pace: { pacer?.pace() }) > 0
+                    {
+                        try store.sealPendingChunks()
+                    }
                 } catch {
                     state.withLock { if $0.firstError == nil { $0.firstError = error } }
                 }

@@ -13,12 +13,13 @@ extension LogStore {
     /// trigram table over each message folded for case and diacritics, rowid = `records.id`.
     /// Meant to run off the ingest path (it takes seconds per full chunk). Returns the number
     /// of chunks indexed. `shouldContinue` is asked before each chunk (a daemon that stops);
-    /// `pace` is called for each record indexed (a `CPUSharePacer` holds diagd's to its share).
+    /// `pace` is called for each record indexed (a `CPUSharePacer` holds diagd's to its share);
+    /// at most `limit` chunks are indexed, the oldest first.
     @discardableResult
-    public func buildSearchIndexes(shouldContinue: () -> Bool = { true }, pace: () -> Void = {}) throws -> Int {
+    public func buildSearchIndexes(limit: Int = .max, shouldContinue: () -> Bool = { true }, pace: () -> Void = {}) throws -> Int {
         let pending: [ChunkInfo] = try lock.withLock {
             try requireWritable()
-            let chunks = state.info.chunks.filter { $0.sealed && !$0.searchIndex && !state.sealing.contains($0.file) }
+            let chunks = Array(state.info.chunks.filter { $0.sealed && !$0.searchIndex && !state.sealing.contains($0.file) }.prefix(max(0, limit)))
             state.sealing.formUnion(chunks.map(\.file))
             return chunks
         }
