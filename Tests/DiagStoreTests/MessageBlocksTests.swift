@@ -110,7 +110,7 @@ import TestSupport
         #expect(try database.scalarInt("SELECT count(*) FROM \(MessageBlocks.table)") == 51)
         // The rare needle reads its candidate blocks, not the chunk.
         let filter = StoreFilter(messageSearch: [MessageSearchIndex.fold("title is a REQUIRED value")])
-        let condition = ChunkCondition(filter: filter, searchIndex: false, blocks: database)
+        let condition = ChunkCondition(filter: filter, searchIndex: false, blocks: { MessageBlocks.isSelective($0, in: database) })
         #expect(condition.sql.contains(MessageBlocks.table))
         let candidates = try database.scalarInt("SELECT count(*) FROM records\(condition.sql)", condition.bindings)
         #expect(candidates == 4)
@@ -118,7 +118,7 @@ import TestSupport
         #expect(try store.count(filter: filter) == 4)
         // A needle in every block is not worth it: the chunk is scanned, with the same answer.
         let common = StoreFilter(messageSearch: ["finished"])
-        #expect(!ChunkCondition(filter: common, searchIndex: false, blocks: database).sql.contains(MessageBlocks.table))
+        #expect(!ChunkCondition(filter: common, searchIndex: false, blocks: { MessageBlocks.isSelective($0, in: database) }).sql.contains(MessageBlocks.table))
         #expect(try store.records(filter: common).all() == exact(records, "finished"))
     }
 
@@ -161,7 +161,7 @@ import TestSupport
         let filter = StoreFilter(messageSearch: ["needle-before"])
         let chunk = try #require(reopened.info.chunks.first)
         let database = try Database(path: reopened.chunkPath(chunk.file), options: .init(readOnly: true))
-        #expect(ChunkCondition(filter: filter, searchIndex: false, blocks: database).sql.contains(MessageBlocks.table))
+        #expect(ChunkCondition(filter: filter, searchIndex: false, blocks: { MessageBlocks.isSelective($0, in: database) }).sql.contains(MessageBlocks.table))
         #expect(try reopened.records(filter: filter).all().map(\.timestamp) == [StoreTestRecords.base])
     }
 
@@ -195,9 +195,36 @@ import TestSupport
         let database = try Database(path: store.chunkPath(chunk.file), options: .init(readOnly: true))
         #expect(try database.scalarInt("SELECT count(*) FROM \(MessageBlocks.table)") == 51)
         let filter = StoreFilter(messageSearch: ["title is a required value"])
-        let condition = ChunkCondition(filter: filter, searchIndex: true, blocks: database)
+        let condition = ChunkCondition(filter: filter, searchIndex: true, blocks: { MessageBlocks.isSelective($0, in: database) })
         #expect(condition.sql.contains(ChunkSchema.searchTable) && !condition.sql.contains(MessageBlocks.table))
         #expect(try store.records(filter: filter).all() == exact(records, "title is a required value"))
         #expect(try ForeignChunk.inspect(path: store.chunkPath(chunk.file)) == .current)
+    }
+
+    /// Sealed chunks that overlap in time and have no search index yet (a busy diagd's) are read
+    /// in time slices; with a rare needle, those with block sets are read whole instead, so that
+    /// their candidates are looked up once, not once per slice. A common needle keeps the slices.
+    @Test func overlappingSealedChunksWithARareNeedleAreReadWhole() throws {
+        let folder = try TemporaryDirectory()
+        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true)
+        var all: [LogRecord] = []
+        for chunk in 0..<2 {
+            let records = (0..<20_000).map { index in
+                LogRecord(timestamp: StoreTestRecords.base + Int64(2 * index + chunk),
+                          eventMessage: index % 5_000 == 17 ? "rare needle-x in \(chunk)" : "common line \(index)")
+            }
+            try store.append(records)
+            try store.rotate()
+            all += records
+        }
+        #expect(store.info.chunks.allSatisfy { $0.sealed && !$0.searchIndex })
+        let rare = StoreFilter(messageSearch: ["needle-x"])
+        // Both chunks read whole: nothing left to run apart, so the cursor reads them itself.
+        #expect(store.records(filter: rare).overlappingParts() == nil)
+        let common = StoreFilter(messageSearch: ["common"])
+        let sliced = try #require(store.records(filter: common).overlappingParts())
+        #expect(sliced.parts.count > 1)
+        #expect(sliced.whole == nil)
+        #expect(try store.records(filter: rare).all() == all.filter { $0.eventMessage.contains("needle-x") }.sorted { $0.timestamp < $1.timestamp })
     }
 }

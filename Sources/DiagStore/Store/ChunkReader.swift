@@ -35,7 +35,8 @@ final class ChunkReader {
             self.database = database
             guard tables.hasRecords else { return nil }
             let condition = ChunkCondition(
-                filter: filter, searchIndex: tables.hasSearchIndex, blocks: tables.hasMessageBlocks ? database : nil,
+                filter: filter, searchIndex: tables.hasSearchIndex,
+                blocks: tables.hasMessageBlocks ? { trigrams.blocksSelective($0, path: path, in: database) } : nil,
                 choose: { trigrams.choose($0, in: database) })
             var sql = "SELECT \(ChunkSchema.selectColumns) FROM records\(condition.sql) ORDER BY timestamp, id"
             if let limit = filter.limit { sql += " LIMIT \(max(0, limit))" }

@@ -47,9 +47,11 @@ struct ChunkCondition {
     var bindings: [SQLValueConvertible?]
 
     /// `choose` picks which trigrams of the needles the chunk's index looks up (the few rarest).
-    /// `blocks`: the chunk's connection when it holds the writer's block sets (`MessageBlocks`),
-    /// used for the needles its search index does not serve, when few blocks may match.
-    init(filter: StoreFilter, searchIndex: Bool, blocks: Database? = nil, choose: ([String]) -> [String] = { $0 }) {
+    /// `blocks`, given when the chunk holds the writer's block sets (`MessageBlocks`), says whether
+    /// few enough blocks may hold the trigram positions of the needles its search index does not
+    /// serve; the sets are then used for those needles.
+    init(filter: StoreFilter, searchIndex: Bool, blocks: ((_ positions: [UInt8]) -> Bool)? = nil,
+         choose: ([String]) -> [String] = { $0 }) {
         var clauses: [String] = []
         var values: [SQLValueConvertible?] = []
         if let start = filter.start {
@@ -70,9 +72,7 @@ struct ChunkCondition {
             clauses.append("id IN (SELECT rowid FROM \(ChunkSchema.searchTable) WHERE \(ChunkSchema.searchTable) MATCH ?)")
             values.append(match)
         }
-        if let blocks, let positions = MessageBlocks.positions(ofNeedles: folded.filter { !indexed.contains($0) }),
-           MessageBlocks.isSelective(positions, in: blocks)
-        {
+        if let blocks, let positions = MessageBlocks.positions(ofNeedles: folded.filter { !indexed.contains($0) }), blocks(positions) {
             clauses.append(MessageBlocks.candidateCondition)
             values.append(SQLBlob(positions))
         }

@@ -64,10 +64,30 @@ struct TrigramRarity {
 /// every trigram in every chunk reads a page per trigram and segment (at 10M records, 43 chunks
 /// of 23 probes). A chunk where the order is wrong costs time, never a record. Chunks read on
 /// several threads share one: the first probe happens under the lock.
+///
+/// It also keeps, per chunk, whether the read uses the chunk's block sets (`MessageBlocks`):
+/// the planner decides it (a chunk read through its sets is read whole, not in time slices,
+/// each of which would look every candidate up again) and the chunk's reader follows, without
+/// probing the sets a second time.
 final class TrigramChoice: Sendable {
     private let ranking = Mutex<[String]?>(nil)
+    private struct BlockKey: Hashable {
+        var path: String
+        var positions: [UInt8]
+    }
+    private let blockDecisions = Mutex<[BlockKey: Bool]>([:])
 
     init() {}
+
+    /// Whether few enough of the chunk's blocks may hold `positions` (`MessageBlocks.isSelective`),
+    /// probed once per chunk and read.
+    func blocksSelective(_ positions: [UInt8], path: String, in database: Database) -> Bool {
+        let key = BlockKey(path: path, positions: positions)
+        if let known = blockDecisions.withLock({ $0[key] }) { return known }
+        let decided = MessageBlocks.isSelective(positions, in: database)
+        blockDecisions.withLock { $0[key] = decided }
+        return decided
+    }
 
     func choose(_ trigrams: [String], in database: Database) -> [String] {
         guard trigrams.count > TrigramRarity.keptTrigrams else { return trigrams }
