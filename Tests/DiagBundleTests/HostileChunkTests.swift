@@ -133,7 +133,8 @@ struct HostileChunkTests {
         let folder = try TemporaryDirectory("diag-hostile-chunk")
         let bundle = try makeBundle(in: folder, chunkSQL: """
             \(currentRecordsTable);
-            CREATE TABLE message_blocks (block INTEGER PRIMARY KEY, bits BLOB NOT NULL, note TEXT);
+            CREATE TABLE message_blocks (block INTEGER PRIMARY KEY, oldest INTEGER NOT NULL, newest INTEGER NOT NULL,
+                                         bits BLOB NOT NULL, note TEXT);
             PRAGMA user_version = 3;
             """)
         for command in [["show", bundle.path], ["verify", bundle.path]] {
@@ -149,13 +150,16 @@ struct HostileChunkTests {
         let folder = try TemporaryDirectory("diag-hostile-chunk")
         let bundle = try makeBundle(in: folder, chunkSQL: """
             \(currentRecordsTable);
-            CREATE TABLE message_blocks (block INTEGER PRIMARY KEY, bits BLOB NOT NULL);
+            CREATE TABLE message_blocks (block INTEGER PRIMARY KEY, oldest INTEGER NOT NULL, newest INTEGER NOT NULL,
+                                         bits BLOB NOT NULL);
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
             INSERT INTO records (id, timestamp, messageType, eventType, process, eventMessage)
             SELECT i, 1780000000000000000 + i, 0, 1024, 'p', CASE WHEN i = 5 THEN 'the needle-5 record' ELSE 'other ' || i END FROM n;
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 15)
-            INSERT INTO message_blocks SELECT i, zeroblob(512) FROM n;
-            INSERT INTO message_blocks VALUES (0, X'00'), (9223372036854775807, zeroblob(512)), (-9223372036854775808, X'00');
+            INSERT INTO message_blocks SELECT i, -9223372036854775808, 9223372036854775807, zeroblob(512) FROM n;
+            INSERT INTO message_blocks VALUES (0, -9223372036854775808, 9223372036854775807, X'00'),
+                                              (9223372036854775807, 5, -5, zeroblob(512)),
+                                              (-9223372036854775808, -9223372036854775808, 9223372036854775807, X'00');
             PRAGMA user_version = 3;
             """)
         let shown = try diag(["show", bundle.path, "--style", "ndjson", "--predicate", "message CONTAINS[cd] \"NEEDLE-5\""], cacheIn: folder)

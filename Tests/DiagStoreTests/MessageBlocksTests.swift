@@ -95,6 +95,13 @@ import TestSupport
         return (store, records)
     }
 
+    /// The condition a reader of the chunk behind `database` builds for `filter`.
+    private func condition(_ filter: StoreFilter, _ database: Database) throws -> ChunkCondition {
+        let tables = try ChunkTables(database)
+        return ChunkCondition(filter: filter, searchIndex: tables.hasSearchIndex,
+                              blocks: BlockQuery(filter: filter, tables: tables).map { ($0, { MessageBlocks.isSelective($0, in: database) }) })
+    }
+
     private func exact(_ records: [LogRecord], _ needle: String) -> [LogRecord] {
         let folded = MessageSearchIndex.fold(needle)
         return records.filter { MessageSearchIndex.fold($0.eventMessage).contains(folded) }
@@ -110,15 +117,15 @@ import TestSupport
         #expect(try database.scalarInt("SELECT count(*) FROM \(MessageBlocks.table)") == 51)
         // The rare needle reads its candidate blocks, not the chunk.
         let filter = StoreFilter(messageSearch: [MessageSearchIndex.fold("title is a REQUIRED value")])
-        let condition = ChunkCondition(filter: filter, searchIndex: false, blocks: { MessageBlocks.isSelective($0, in: database) })
-        #expect(condition.sql.contains(MessageBlocks.table))
-        let candidates = try database.scalarInt("SELECT count(*) FROM records\(condition.sql)", condition.bindings)
+        let rare = try condition(filter, database)
+        #expect(rare.sql.contains(MessageBlocks.table))
+        let candidates = try database.scalarInt("SELECT count(*) FROM records\(rare.sql)", rare.bindings)
         #expect(candidates == 4)
         #expect(try store.records(filter: filter).all() == exact(records, "title is a required value"))
         #expect(try store.count(filter: filter) == 4)
         // A needle in every block is not worth it: the chunk is scanned, with the same answer.
         let common = StoreFilter(messageSearch: ["finished"])
-        #expect(!ChunkCondition(filter: common, searchIndex: false, blocks: { MessageBlocks.isSelective($0, in: database) }).sql.contains(MessageBlocks.table))
+        #expect(try !condition(common, database).sql.contains(MessageBlocks.table))
         #expect(try store.records(filter: common).all() == exact(records, "finished"))
     }
 
@@ -161,7 +168,7 @@ import TestSupport
         let filter = StoreFilter(messageSearch: ["needle-before"])
         let chunk = try #require(reopened.info.chunks.first)
         let database = try Database(path: reopened.chunkPath(chunk.file), options: .init(readOnly: true))
-        #expect(ChunkCondition(filter: filter, searchIndex: false, blocks: { MessageBlocks.isSelective($0, in: database) }).sql.contains(MessageBlocks.table))
+        #expect(try condition(filter, database).sql.contains(MessageBlocks.table))
         #expect(try reopened.records(filter: filter).all().map(\.timestamp) == [StoreTestRecords.base])
     }
 
@@ -195,7 +202,7 @@ import TestSupport
         let database = try Database(path: store.chunkPath(chunk.file), options: .init(readOnly: true))
         #expect(try database.scalarInt("SELECT count(*) FROM \(MessageBlocks.table)") == 51)
         let filter = StoreFilter(messageSearch: ["title is a required value"])
-        let condition = ChunkCondition(filter: filter, searchIndex: true, blocks: { MessageBlocks.isSelective($0, in: database) })
+        let condition = try condition(filter, database)
         #expect(condition.sql.contains(ChunkSchema.searchTable) && !condition.sql.contains(MessageBlocks.table))
         #expect(try store.records(filter: filter).all() == exact(records, "title is a required value"))
         #expect(try ForeignChunk.inspect(path: store.chunkPath(chunk.file)) == .current)
@@ -226,5 +233,34 @@ import TestSupport
         #expect(sliced.parts.count > 1)
         #expect(sliced.whole == nil)
         #expect(try store.records(filter: rare).all() == all.filter { $0.eventMessage.contains("needle-x") }.sorted { $0.timestamp < $1.timestamp })
+    }
+
+    /// The open chunk has no timestamp index: a window is answered through the blocks' time
+    /// ranges, a record written late (its time long before its neighbours') included.
+    @Test func theOpenChunkAnswersAWindowThroughItsBlocks() throws {
+        let folder = try TemporaryDirectory()
+        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true)
+        var records = (0..<3_200).map { LogRecord(timestamp: StoreTestRecords.base + Int64($0) * 1_000, eventMessage: "line \($0)") }
+        records.append(LogRecord(timestamp: StoreTestRecords.base + 1_500_500, eventMessage: "written late"))
+        try store.append(records)
+        let chunk = try #require(store.info.chunks.first)
+        #expect(!chunk.sealed)
+        let database = try Database(path: store.chunkPath(chunk.file), options: .init(readOnly: true))
+        let window = StoreFilter(start: StoreTestRecords.base + 1_500_000, end: StoreTestRecords.base + 1_600_000)
+        let built = try condition(window, database)
+        #expect(built.sql.contains(MessageBlocks.table))
+        let expected = records.filter { $0.timestamp >= window.start! && $0.timestamp < window.end! }.sorted { $0.timestamp < $1.timestamp }
+        #expect(expected.count == 101)
+        #expect(try store.records(filter: window).all() == expected)
+        #expect(try store.count(filter: window) == 101)
+        // Most of the chunk: read in order instead.
+        let wide = StoreFilter(start: StoreTestRecords.base + 100_000)
+        #expect(try !condition(wide, database).sql.contains(MessageBlocks.table))
+        #expect(try store.records(filter: wide).all().count == records.filter { $0.timestamp >= wide.start! }.count)
+        // Sealed, the chunk's timestamp index serves the window; the blocks do not.
+        try store.rotate()
+        let sealed = try Database(path: store.chunkPath(chunk.file), options: .init(readOnly: true))
+        #expect(try !condition(window, sealed).sql.contains(MessageBlocks.table))
+        #expect(try store.records(filter: window).all() == expected)
     }
 }

@@ -36,7 +36,7 @@ final class ChunkReader {
             guard tables.hasRecords else { return nil }
             let condition = ChunkCondition(
                 filter: filter, searchIndex: tables.hasSearchIndex,
-                blocks: tables.hasMessageBlocks ? { trigrams.blocksSelective($0, path: path, in: database) } : nil,
+                blocks: BlockQuery(filter: filter, tables: tables).map { ($0, { trigrams.blocksSelective($0, path: path, in: database) }) },
                 choose: { trigrams.choose($0, in: database) })
             var sql = "SELECT \(ChunkSchema.selectColumns) FROM records\(condition.sql) ORDER BY timestamp, id"
             if let limit = filter.limit { sql += " LIMIT \(max(0, limit))" }
@@ -78,16 +78,20 @@ struct ChunkTables {
     var hasSearchIndex = false
     /// The writer's block sets (`MessageBlocks`), which cover every row when present.
     var hasMessageBlocks = false
+    /// `records_timestamp`, which a sealed chunk has.
+    var hasTimestampIndex = false
 
     init(_ database: Database) throws {
         let statement = try database.prepare("""
             SELECT name FROM sqlite_master
-            WHERE name IN ('records', '\(ChunkSchema.searchTable)', '\(MessageBlocks.table)') AND type = 'table'
+            WHERE (name IN ('records', '\(ChunkSchema.searchTable)', '\(MessageBlocks.table)') AND type = 'table')
+               OR (name = '\(StoreLayout.timestampIndex)' AND type = 'index')
             """)
         while try statement.step() {
             switch statement.string(at: 0) {
             case "records": hasRecords = true
             case MessageBlocks.table: hasMessageBlocks = true
+            case StoreLayout.timestampIndex: hasTimestampIndex = true
             default: hasSearchIndex = true
             }
         }

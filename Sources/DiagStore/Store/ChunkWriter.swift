@@ -77,7 +77,7 @@ final class ChunkWriter {
                     insert.reset()
                     if let blocks {
                         var message = record.eventMessage
-                        try message.withUTF8 { try blocks.add(id: database.lastInsertRowID, message: $0) }
+                        try message.withUTF8 { try blocks.add(id: database.lastInsertRowID, timestamp: record.timestamp, message: $0) }
                     }
                     oldest = min(oldest, record.timestamp)
                     newest = max(newest, record.timestamp)
@@ -106,7 +106,7 @@ final class ChunkWriter {
                     let timestamp = try RecordRow.bind(&row, to: insert, message: &message)
                     _ = try insert.step()
                     insert.reset()
-                    try blocks?.add(id: database.lastInsertRowID, message: message)
+                    try blocks?.add(id: database.lastInsertRowID, timestamp: timestamp, message: message)
                     oldest = min(oldest, timestamp)
                     newest = max(newest, timestamp)
                 }

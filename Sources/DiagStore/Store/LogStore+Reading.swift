@@ -15,7 +15,7 @@ extension LogStore {
         let trigrams = TrigramChoice()
         try forEachChunk(filter) { database, chunk, tables, _ in
             let condition = ChunkCondition(
-                filter: filter, searchIndex: tables.hasSearchIndex, blocks: tables.hasMessageBlocks ? { MessageBlocks.isSelective($0, in: database) } : nil,
+                filter: filter, searchIndex: tables.hasSearchIndex, blocks: BlockQuery(filter: filter, tables: tables).map { ($0, { MessageBlocks.isSelective($0, in: database) }) },
                 choose: { trigrams.choose($0, in: database) })
             let statement = try database.prepare("SELECT count(*) FROM records\(condition.sql)")
             try statement.bind(condition.bindings)

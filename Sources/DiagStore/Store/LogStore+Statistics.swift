@@ -32,7 +32,7 @@ extension LogStore {
         let trigrams = TrigramChoice()
         try forEachChunk(filter) { database, _, tables, _ in
             let condition = ChunkCondition(
-                filter: filter, searchIndex: tables.hasSearchIndex, blocks: tables.hasMessageBlocks ? { MessageBlocks.isSelective($0, in: database) } : nil,
+                filter: filter, searchIndex: tables.hasSearchIndex, blocks: BlockQuery(filter: filter, tables: tables).map { ($0, { MessageBlocks.isSelective($0, in: database) }) },
                 choose: { trigrams.choose($0, in: database) })
             let statement = try database.prepare("""
                 SELECT \(grouping.keyExpression), count(*), coalesce(sum(length(CAST(eventMessage AS BLOB))), 0)

@@ -26,7 +26,10 @@ import DiagModel
 /// its block.
 enum MessageBlocks {
     static let table = StoreLayout.messageBlocksTable
-    static let create = "CREATE TABLE IF NOT EXISTS \(table) (block INTEGER PRIMARY KEY, bits BLOB NOT NULL)"
+    static let create = """
+        CREATE TABLE IF NOT EXISTS \(table) (block INTEGER PRIMARY KEY, oldest INTEGER NOT NULL, newest INTEGER NOT NULL,
+                                             bits BLOB NOT NULL)
+        """
     /// Record ids per block: 1 << 6 = 64. Small, so that a needle found in one record of a
     /// thousand leaves few blocks to read (with 512, a third of them held one).
     static let idShift: Int64 = 6
@@ -106,22 +109,24 @@ enum MessageBlocks {
         return blob.isEmpty ? nil : blob
     }
 
-    /// The condition on `records.id` that keeps the rows of the blocks whose sets hold every
-    /// position of the bound blob: each candidate block's 64 ids, looked up by id.
-    static let candidateCondition = """
+    /// The condition on `records.id` that keeps the rows of the blocks `query` selects: each
+    /// candidate block's 64 ids, looked up by id. Its bindings are `query.bindings`.
+    static func candidateCondition(_ query: BlockQuery) -> String {
+        """
         id IN (WITH RECURSIVE candidate(value, last) AS (
           SELECT block << \(idShift), (block << \(idShift)) | \((1 << idShift) - 1) FROM \(table)
-          WHERE \(functionName)(bits, ?)
+          WHERE \(query.whereSQL)
           UNION ALL SELECT value + 1, last FROM candidate WHERE value < last)
         SELECT value FROM candidate)
         """
+    }
 
-    /// Whether few enough of the chunk's blocks may hold the positions (`selectiveFraction`)
+    /// Whether few enough of the chunk's blocks are candidates for `query` (`selectiveFraction`)
     /// for `candidateCondition` to beat a scan; false when the chunk cannot tell.
-    static func isSelective(_ positions: [UInt8], in database: Database) -> Bool {
+    static func isSelective(_ query: BlockQuery, in database: Database) -> Bool {
         do {
-            let statement = try database.prepare("SELECT count(*), sum(\(functionName)(bits, ?)) FROM \(table)")
-            try statement.bind(blob: positions, at: 1)
+            let statement = try database.prepare("SELECT count(*), sum(\(query.whereSQL)) FROM \(table)")
+            try statement.bind(query.bindings)
             guard try statement.step() else { return false }
             let total = statement.int64(at: 0), candidates = statement.int64(at: 1)
             return total > 0 && candidates * Int64(selectiveFraction) <= total
@@ -166,22 +171,26 @@ final class MessageBlockWriter {
     private let save: Statement
     private var block: Int64 = -1
     private var dirty = false
+    private var oldest = Int64.max
+    private var newest = Int64.min
     private let words = UnsafeMutablePointer<UInt64>.allocate(capacity: MessageBlocks.wordCount)
 
     init(_ database: Database) throws {
-        load = try database.prepare("SELECT bits FROM \(MessageBlocks.table) WHERE block = ?")
-        save = try database.prepare("INSERT OR REPLACE INTO \(MessageBlocks.table) (block, bits) VALUES (?, ?)")
+        load = try database.prepare("SELECT oldest, newest, bits FROM \(MessageBlocks.table) WHERE block = ?")
+        save = try database.prepare("INSERT OR REPLACE INTO \(MessageBlocks.table) (block, oldest, newest, bits) VALUES (?, ?, ?, ?)")
         words.initialize(repeating: 0, count: MessageBlocks.wordCount)
     }
 
     deinit { words.deallocate() }
 
-    /// Adds the row `id`'s message (inside the caller's transaction).
+    /// Adds the row `id`'s time and message (inside the caller's transaction).
     @inline(__always)
-    func add(id: Int64, message: UnsafeBufferPointer<UInt8>) throws {
+    func add(id: Int64, timestamp: Int64, message: UnsafeBufferPointer<UInt8>) throws {
         let rowBlock = id >> MessageBlocks.idShift
         if rowBlock != block { try move(to: rowBlock) }
         MessageBlocks.add(message, to: words)
+        oldest = min(oldest, timestamp)
+        newest = max(newest, timestamp)
         dirty = true
     }
 
@@ -190,6 +199,8 @@ final class MessageBlockWriter {
         guard dirty else { return }
         defer { save.reset() }
         try save.bind(block, at: 1)
+        try save.bind(oldest, at: 2)
+        try save.bind(newest, at: 3)
         // Bit p is bit p % 8 of byte p / 8, as the reader tests it: the words little-endian.
         let bytes = [UInt8](unsafeUninitializedCapacity: MessageBlocks.byteCount) { buffer, count in
             let raw = UnsafeMutableRawBufferPointer(buffer)
@@ -198,7 +209,7 @@ final class MessageBlockWriter {
             }
             count = MessageBlocks.byteCount
         }
-        try save.bind(blob: bytes, at: 2)
+        try save.bind(blob: bytes, at: 4)
         _ = try save.step()
         dirty = false
     }
@@ -210,10 +221,14 @@ final class MessageBlockWriter {
         try flush()
         block = newBlock
         words.update(repeating: 0, count: MessageBlocks.wordCount)
+        oldest = .max
+        newest = .min
         defer { load.reset() }
         try load.bind(newBlock, at: 1)
         guard try load.step() else { return }
-        let stored = load.blob(at: 0)
+        oldest = load.int64(at: 0)
+        newest = load.int64(at: 1)
+        let stored = load.blob(at: 2)
         if stored.count == MessageBlocks.byteCount {
             stored.withUnsafeBytes { raw in
                 for index in 0..<MessageBlocks.wordCount {
@@ -229,3 +244,43 @@ final class MessageBlockWriter {
 
 @available(*, unavailable)
 extension MessageBlockWriter: Sendable {}
+
+/// What a read asks of one chunk's blocks: the trigram positions of the needles its search
+/// index does not serve, and its window when the chunk has no timestamp index (the open chunk,
+/// closed chunks not sealed yet). A block is a candidate when its set holds every position and
+/// its time range meets the window.
+struct BlockQuery: Hashable {
+    var positions: [UInt8]?
+    var start: Int64?
+    var end: Int64?
+
+    /// The query of `filter` on a chunk with `tables`; nil when the blocks cannot narrow it.
+    init?(filter: StoreFilter, tables: ChunkTables) {
+        guard tables.hasMessageBlocks else { return nil }
+        let folded = filter.messageSearch.map(MessageSearchIndex.fold).filter { !$0.isEmpty }
+        let unserved = tables.hasSearchIndex ? folded.filter { !MessageSearch.usesIndex($0) } : folded
+        positions = MessageBlocks.positions(ofNeedles: unserved)
+        if !tables.hasTimestampIndex {
+            start = filter.start
+            end = filter.end
+        }
+        guard positions != nil || start != nil || end != nil else { return nil }
+    }
+
+    /// The condition on a block's row, over `block`, `oldest`, `newest` and `bits`.
+    var whereSQL: String {
+        var clauses: [String] = []
+        if positions != nil { clauses.append("\(MessageBlocks.functionName)(bits, ?)") }
+        if start != nil { clauses.append("newest >= ?") }
+        if end != nil { clauses.append("oldest < ?") }
+        return clauses.joined(separator: " AND ")
+    }
+
+    var bindings: [SQLValueConvertible?] {
+        var values: [SQLValueConvertible?] = []
+        if let positions { values.append(SQLBlob(positions)) }
+        if let start { values.append(start) }
+        if let end { values.append(end) }
+        return values
+    }
+}

@@ -80,11 +80,11 @@ extension RecordCursor {
     /// The decision is kept for the chunk's reader (`TrigramChoice.blocksSelective`).
     func readsThroughBlocks(_ chunk: ChunkInfo) -> Bool {
         let path = pathOf(chunk.file)
-        guard let positions = MessageBlocks.positions(ofNeedles: filter.messageSearch.map(MessageSearchIndex.fold)),
-              let database = try? ChunkConnections.open(chunk: chunk, path: path, mapping: 0),
-              let tables = try? ChunkTables(database), tables.hasMessageBlocks, !tables.hasSearchIndex
+        guard let database = try? ChunkConnections.open(chunk: chunk, path: path, mapping: 0),
+              let tables = try? ChunkTables(database), !tables.hasSearchIndex,
+              let query = BlockQuery(filter: filter, tables: tables), query.positions != nil
         else { return false }
-        return trigrams.blocksSelective(positions, path: path, in: database)
+        return trigrams.blocksSelective(query, path: path, in: database)
     }
 
     /// Where to cut the sealed `chunks`' part of `filter`'s window, ascending, strictly inside

@@ -47,10 +47,9 @@ struct ChunkCondition {
     var bindings: [SQLValueConvertible?]
 
     /// `choose` picks which trigrams of the needles the chunk's index looks up (the few rarest).
-    /// `blocks`, given when the chunk holds the writer's block sets (`MessageBlocks`), says whether
-    /// few enough blocks may hold the trigram positions of the needles its search index does not
-    /// serve; the sets are then used for those needles.
-    init(filter: StoreFilter, searchIndex: Bool, blocks: ((_ positions: [UInt8]) -> Bool)? = nil,
+    /// `blocks`: the chunk's block query (`BlockQuery`, from its tables) and whether it leaves few
+    /// enough candidate blocks; the blocks then narrow the rows read.
+    init(filter: StoreFilter, searchIndex: Bool, blocks: (query: BlockQuery, selective: (BlockQuery) -> Bool)? = nil,
          choose: ([String]) -> [String] = { $0 }) {
         var clauses: [String] = []
         var values: [SQLValueConvertible?] = []
@@ -72,9 +71,9 @@ struct ChunkCondition {
             clauses.append("id IN (SELECT rowid FROM \(ChunkSchema.searchTable) WHERE \(ChunkSchema.searchTable) MATCH ?)")
             values.append(match)
         }
-        if let blocks, let positions = MessageBlocks.positions(ofNeedles: folded.filter { !indexed.contains($0) }), blocks(positions) {
-            clauses.append(MessageBlocks.candidateCondition)
-            values.append(SQLBlob(positions))
+        if let blocks, blocks.selective(blocks.query) {
+            clauses.append(MessageBlocks.candidateCondition(blocks.query))
+            values.append(contentsOf: blocks.query.bindings)
         }
         // A needle with U+FFFD may match where a message's bytes are not UTF-8 (read as U+FFFD),
         // which `length()` can count as ASCII: no prefilter for it, the caller decides each record.

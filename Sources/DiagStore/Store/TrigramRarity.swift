@@ -73,18 +73,18 @@ final class TrigramChoice: Sendable {
     private let ranking = Mutex<[String]?>(nil)
     private struct BlockKey: Hashable {
         var path: String
-        var positions: [UInt8]
+        var query: BlockQuery
     }
     private let blockDecisions = Mutex<[BlockKey: Bool]>([:])
 
     init() {}
 
-    /// Whether few enough of the chunk's blocks may hold `positions` (`MessageBlocks.isSelective`),
+    /// Whether `query` leaves few enough of the chunk's blocks (`MessageBlocks.isSelective`),
     /// probed once per chunk and read.
-    func blocksSelective(_ positions: [UInt8], path: String, in database: Database) -> Bool {
-        let key = BlockKey(path: path, positions: positions)
+    func blocksSelective(_ query: BlockQuery, path: String, in database: Database) -> Bool {
+        let key = BlockKey(path: path, query: query)
         if let known = blockDecisions.withLock({ $0[key] }) { return known }
-        let decided = MessageBlocks.isSelective(positions, in: database)
+        let decided = MessageBlocks.isSelective(query, in: database)
         blockDecisions.withLock { $0[key] = decided }
         return decided
     }
