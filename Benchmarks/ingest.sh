@@ -8,6 +8,7 @@
 #
 #   Benchmarks/ingest.sh [records-per-client]     (default 250000; 4 clients)
 #   PERF_DATA=FILE Benchmarks/ingest.sh ...        also records diagd's profile (perf record -g)
+#   BEFORE=DIR Benchmarks/ingest.sh ...            then runs DIR/diagd (another build) the same way
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PER_CLIENT=${1:-250000}
@@ -61,8 +62,12 @@ echo "$BARE"
 BARE_CPU=$(sed -E 's/.*cpu=([0-9.]+).*/\1/' <<<"$BARE")
 BARE_RATE=$(sed -E 's/.*rate=([0-9]+).*/\1/' <<<"$BARE")
 
-echo "== diagd: $CLIENTS clients x $PER_CLIENT records, sync every 5000"
-"$BIN/diagd" --store "$WORK/store" --socket "$WORK/diagd.sock" 2>"$WORK/diagd.stderr" &
+# One diagd run from the binaries in $1 (its label $2): sets the figures the report prints.
+run_diagd() {
+local dir=$1 label=$2
+rm -rf "$WORK/store" "$WORK/diagd.sock" "$WORK"/client-*.out
+echo "== diagd ($label): $CLIENTS clients x $PER_CLIENT records, sync every 5000"
+"$dir/diagd" --store "$WORK/store" --socket "$WORK/diagd.sock" 2>"$WORK/diagd.stderr" &
 DIAGD_PID=$!
 PERF_PID=""
 # perf -p follows only the threads that exist: attached once diagd's workers are running.
@@ -91,16 +96,29 @@ CPU=$(awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$DIAGD_PID/stat")
 if [[ -n "$PERF_PID" ]]; then kill -INT "$PERF_PID"; wait "$PERF_PID" || true; fi
 kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID"; DIAGD_PID=""
 STORED=$(for f in "$WORK"/store/Persist/*.chunk.sqlite; do sqlite3 "$f" "select count(*) from records where process <> 'diagd'" 2>/dev/null || echo 0; done | awk '{s += $1} END {print s}')
+}
 
-awk -v rsyslog="$RSYSLOG_RATE" -v rsyslogcpu="$RSYSLOG_CPU" -v barecpu="$BARE_CPU" -v cpu="$CPU" -v total="$TOTAL" -v start="$START" -v last="$LAST" -v bare="$BARE_RATE" -v peak="$PEAK_KB" -v stored="$STORED" -v persisted="$PERSISTED" -v transactions="$TRANSACTIONS" 'BEGIN {
+# The report of the last run_diagd, labelled $1.
+report() {
+awk -v label="$1" -v rsyslog="$RSYSLOG_RATE" -v rsyslogcpu="$RSYSLOG_CPU" -v barecpu="$BARE_CPU" -v cpu="$CPU" -v total="$TOTAL" -v start="$START" -v last="$LAST" -v bare="$BARE_RATE" -v peak="$PEAK_KB" -v stored="$STORED" -v persisted="$PERSISTED" -v transactions="$TRANSACTIONS" 'BEGIN {
     seconds = last - start; rate = total / seconds
     printf "\n%-36s %12s\n", "", "records/s"
     printf "%-36s %12d\n", "rsyslogd imtcp -> omfile, 4 senders", rsyslog
     printf "%-36s %12d\n", "bare SQLite insert loop (1 process)", bare
-    printf "%-36s %12d\n", "diagd, 4 clients, sync every 5000", rate
+    printf "%-36s %12d\n", "diagd " label ", 4 clients, sync 5000", rate
     printf "ratio diagd / rsyslogd: %.2f (target >= 1.0)\n", rate / rsyslog
     printf "ratio diagd / bare: %.2f (target >= 0.60); target >= 300000 records/s: %s\n", rate / bare, (rate >= 300000 ? "met" : "NOT met")
     printf "CPU per record: diagd %.2f us (all threads), rsyslogd %.2f us, bare insert loop %.2f us; bare / diagd: %.2f\n", cpu * 1e6 / total, rsyslogcpu * 1e6 / total, barecpu * 1e6 / total, barecpu / cpu
     printf "diagd peak RSS: %.1f MiB (target < 128 MiB); records stored: %d of %d\n", peak / 1024, stored, total
     printf "diagd writer: %d transactions, %.0f records each on average\n", transactions, persisted / (transactions > 0 ? transactions : 1)
 }'
+}
+
+run_diagd "$BIN" "this checkout"
+report "this checkout"
+# BEFORE=DIR: the same run with DIR's diagd (another build) after this one, in the same run,
+# for a side-by-side comparison.
+if [[ -n "${BEFORE:-}" ]]; then
+    PERF_DATA="" run_diagd "$BEFORE" "BEFORE"
+    report "BEFORE ($BEFORE)"
+fi
