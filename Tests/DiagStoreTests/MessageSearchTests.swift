@@ -26,11 +26,6 @@ import TestSupport
         return (store, all)
     }
 
-    private func exact(_ records: [LogRecord], _ needle: String) -> [LogRecord] {
-        let folded = MessageSearchIndex.fold(needle)
-        return records.filter { MessageSearchIndex.fold($0.eventMessage).contains(folded) }
-    }
-
     @Test func indexedChunksReturnASupersetThatSkipsNonMatches() throws {
         let folder = try TemporaryDirectory()
         let (store, all) = try store(folder)
@@ -38,14 +33,14 @@ import TestSupport
         for needle in ["CAFÉ ÉCOLE", "strasse", "angstrom sync", "reset by", "\"quoted\" and not *star*", "failed: time"] {
             let filter = StoreFilter(messageSearch: [MessageSearchIndex.fold(needle)])
             let found = try store.records(filter: filter).all()
-            let expected = exact(all, needle)
+            let expected = StoreTestRecords.containing(all, needle)
             #expect(Set(expected).isSubset(of: Set(found)), "\(needle)")
             // The indexed first chunk returns no record that lacks the needle's trigrams.
             let firstChunk = found.filter { $0.timestamp < StoreTestRecords.base + 100 }
-            #expect(firstChunk == exact(all, needle).filter { $0.timestamp < StoreTestRecords.base + 100 }, "\(needle)")
+            #expect(firstChunk == StoreTestRecords.containing(all, needle).filter { $0.timestamp < StoreTestRecords.base + 100 }, "\(needle)")
             // Unindexed chunks: the scan folds each message as the index does, so it is exact too.
             let scanned = all.filter { $0.timestamp >= StoreTestRecords.base + 100 }
-            #expect(found.filter { $0.timestamp >= StoreTestRecords.base + 100 } == exact(scanned, needle), "\(needle)")
+            #expect(found.filter { $0.timestamp >= StoreTestRecords.base + 100 } == StoreTestRecords.containing(scanned, needle), "\(needle)")
         }
     }
 
@@ -54,9 +49,9 @@ import TestSupport
         let (store, all) = try store(folder)
         // Under three characters the index cannot serve: the scan finds them, folded, in every chunk.
         let short = try store.records(filter: StoreFilter(messageSearch: ["ok"])).all()
-        #expect(short == exact(all, "ok"))
+        #expect(short == StoreTestRecords.containing(all, "ok"))
         #expect(short.count == 30)
-        #expect(try store.records(filter: StoreFilter(messageSearch: ["ng"])).all() == exact(all, "ng"))
+        #expect(try store.records(filter: StoreFilter(messageSearch: ["ng"])).all() == StoreTestRecords.containing(all, "ng"))
         let none = try store.records(filter: StoreFilter(messageSearch: ["zzzzqqq"])).all()
         #expect(none.isEmpty)
         // A NUL inside a message does not end the search (C string functions would stop there).

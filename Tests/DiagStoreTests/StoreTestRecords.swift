@@ -1,8 +1,16 @@
 import DiagModel
+@testable import DiagStore
 
 /// Records for store tests: every field set, Unicode text, nested metadata.
 enum StoreTestRecords {
     static let base: Int64 = 1_764_409_201_123_456_789
+
+    /// The records whose message contains `needle`, both folded as the message search folds them:
+    /// what a search must find.
+    static func containing(_ records: [LogRecord], _ needle: String) -> [LogRecord] {
+        let folded = MessageSearchIndex.fold(needle)
+        return records.filter { MessageSearchIndex.fold($0.eventMessage).contains(folded) }
+    }
 
     static func full(_ index: Int, timestamp: Int64? = nil) -> LogRecord {
         LogRecord(
