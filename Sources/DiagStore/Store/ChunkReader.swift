@@ -34,10 +34,7 @@ final class ChunkReader {
             }
             self.database = database
             guard tables.hasRecords else { return nil }
-            let condition = ChunkCondition(
-                filter: filter, searchIndex: tables.hasSearchIndex,
-                blocks: BlockQuery(filter: filter, tables: tables).map { ($0, { trigrams.blocksSelective($0, path: path, in: database) }) },
-                choose: { trigrams.choose($0, in: database) })
+            let condition = ChunkCondition(filter: filter, tables: tables, database: database, path: path, trigrams: trigrams)
             var sql = "SELECT \(ChunkSchema.selectColumns) FROM records\(condition.sql) ORDER BY timestamp, id"
             if let limit = filter.limit { sql += " LIMIT \(max(0, limit))" }
             statement = try database.prepare(sql)

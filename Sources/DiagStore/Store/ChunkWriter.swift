@@ -55,8 +55,7 @@ final class ChunkWriter {
 
     /// The block sets' writer: the chunk's table, or a new one when the chunk has no row yet.
     private static func blockWriter(_ database: Database) throws -> MessageBlockWriter? {
-        let hasTable = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = ?", [MessageBlocks.table]) == 1
-        if !hasTable {
+        if try !ChunkTables(database).hasMessageBlocks {
             guard try database.scalarInt("SELECT count(*) FROM (SELECT 1 FROM records LIMIT 1)") == 0 else { return nil }
             try database.execute(MessageBlocks.create)
         }

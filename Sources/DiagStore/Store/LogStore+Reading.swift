@@ -13,10 +13,8 @@ extension LogStore {
     public func count(filter: StoreFilter = StoreFilter()) throws -> Int64 {
         var total: Int64 = 0
         let trigrams = TrigramChoice()
-        try forEachChunk(filter) { database, chunk, tables, _ in
-            let condition = ChunkCondition(
-                filter: filter, searchIndex: tables.hasSearchIndex, blocks: BlockQuery(filter: filter, tables: tables).map { ($0, { MessageBlocks.isSelective($0, in: database) }) },
-                choose: { trigrams.choose($0, in: database) })
+        try forEachChunk(filter) { database, tables, path in
+            let condition = ChunkCondition(filter: filter, tables: tables, database: database, path: path, trigrams: trigrams)
             let statement = try database.prepare("SELECT count(*) FROM records\(condition.sql)")
             try statement.bind(condition.bindings)
             if try statement.step() { total += statement.int64(at: 0) }
@@ -25,7 +23,7 @@ extension LogStore {
     }
 
     /// Runs `body` on a read-only connection to every chunk that may hold records of `filter`.
-    func forEachChunk(_ filter: StoreFilter, _ body: (Database, ChunkInfo, ChunkTables, String) throws -> Void) throws {
+    func forEachChunk(_ filter: StoreFilter, _ body: (Database, ChunkTables, String) throws -> Void) throws {
         let chunks = lock.withLock { state.info.chunks }
         for chunk in chunks where !chunk.sealed || (chunk.recordCount > 0 && filter.overlaps(oldest: chunk.oldestTimestamp, newest: chunk.newestTimestamp)) {
             let path = chunkPath(chunk.file)
@@ -35,9 +33,7 @@ extension LogStore {
                 database.limitValueLength()
                 let tables = try ChunkTables(database)
                 guard tables.hasRecords else { continue }
-                var current = chunk
-                current.searchIndex = tables.hasSearchIndex
-                try body(database, current, tables, path)
+                try body(database, tables, path)
             } catch {
                 throw StoreError.chunk(path, error)
             }

@@ -30,10 +30,8 @@ extension LogStore {
     public func groupedCounts(by grouping: RecordGrouping, filter: StoreFilter = StoreFilter()) throws -> [GroupCount] {
         var groups: [SQLValue: GroupCount] = [:]
         let trigrams = TrigramChoice()
-        try forEachChunk(filter) { database, _, tables, _ in
-            let condition = ChunkCondition(
-                filter: filter, searchIndex: tables.hasSearchIndex, blocks: BlockQuery(filter: filter, tables: tables).map { ($0, { MessageBlocks.isSelective($0, in: database) }) },
-                choose: { trigrams.choose($0, in: database) })
+        try forEachChunk(filter) { database, tables, path in
+            let condition = ChunkCondition(filter: filter, tables: tables, database: database, path: path, trigrams: trigrams)
             let statement = try database.prepare("""
                 SELECT \(grouping.keyExpression), count(*), coalesce(sum(length(CAST(eventMessage AS BLOB))), 0)
                 FROM records\(condition.sql) GROUP BY 1

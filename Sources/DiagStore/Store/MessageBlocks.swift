@@ -19,7 +19,9 @@ import DiagModel
 /// caller decides each row. Rows removed later (expiry, erase, a snapshot's trim) only make a
 /// block's set a larger superset.
 ///
-/// Table: `message_blocks(block INTEGER PRIMARY KEY, bits BLOB NOT NULL)`, `block` = id >> 6.
+/// Table: `message_blocks(block INTEGER PRIMARY KEY, oldest, newest, bits BLOB NOT NULL)`,
+/// `block` = id >> 6, `oldest`/`newest` the block's time range (which serves a window on a chunk
+/// without the timestamp index, `BlockQuery`).
 /// A chunk holds it only if every row it has was written with it (`ChunkWriter` creates it in an
 /// empty chunk only), so its absence means "scan", never "no match". A set that is not exactly
 /// `byteCount` bytes (a chunk from elsewhere) may hold anything: `diag_block_may_contain` keeps
@@ -58,14 +60,20 @@ enum MessageBlocks {
     /// while the message is ASCII (ASCII folds to itself lowered); through `MessageSearchIndex.fold`
     /// otherwise, as the reader's scan folds it.
     static func add(_ message: UnsafeBufferPointer<UInt8>, to words: UnsafeMutablePointer<UInt64>) {
+        guard message.count >= 3 else { return }
+        if message.contains(where: { $0 >= 0x80 }) {
+            // Folded text has no ASCII capital left: lowering it again below changes nothing.
+            let folded = Array(MessageSearchIndex.fold(String(decoding: message, as: UTF8.self)).utf8)
+            folded.withUnsafeBufferPointer { addLowered($0, to: words) }
+        } else {
+            addLowered(message, to: words)
+        }
+    }
+
+    /// The trigrams of `message` with its ASCII capitals lowered, on the bytes.
+    private static func addLowered(_ message: UnsafeBufferPointer<UInt8>, to words: UnsafeMutablePointer<UInt64>) {
         let count = message.count
         guard count >= 3 else { return }
-        if message.contains(where: { $0 >= 0x80 }) {
-            let folded = MessageSearchIndex.fold(String(decoding: message, as: UTF8.self))
-            var bytes = Array(folded.utf8)
-            bytes.withUnsafeMutableBufferPointer { addFolded(UnsafeBufferPointer($0), to: words) }
-            return
-        }
         var a = lower(message[0]), b = lower(message[1])
         var index = 2
         while index < count {
@@ -75,14 +83,6 @@ enum MessageBlocks {
             a = b
             b = c
             index += 1
-        }
-    }
-
-    private static func addFolded(_ bytes: UnsafeBufferPointer<UInt8>, to words: UnsafeMutablePointer<UInt64>) {
-        guard bytes.count >= 3 else { return }
-        for index in 2..<bytes.count {
-            let position = bit(bytes[index - 2], bytes[index - 1], bytes[index])
-            words[position >> 6] |= 1 << UInt64(position & 63)
         }
     }
 

@@ -46,6 +46,14 @@ struct ChunkCondition {
     var sql: String
     var bindings: [SQLValueConvertible?]
 
+    /// The condition a read builds for the chunk at `path`, open as `database`, which holds
+    /// `tables`: its search index and its block sets used as `trigrams` decides for the read.
+    init(filter: StoreFilter, tables: ChunkTables, database: Database, path: String, trigrams: TrigramChoice) {
+        self.init(filter: filter, searchIndex: tables.hasSearchIndex,
+                  blocks: BlockQuery(filter: filter, tables: tables).map { ($0, { trigrams.blocksSelective($0, path: path, in: database) }) },
+                  choose: { trigrams.choose($0, in: database) })
+    }
+
     /// `choose` picks which trigrams of the needles the chunk's index looks up (the few rarest).
     /// `blocks`: the chunk's block query (`BlockQuery`, from its tables) and whether it leaves few
     /// enough candidate blocks; the blocks then narrow the rows read.
