@@ -25,11 +25,11 @@ struct KeyedNDJSONBlock: NDJSONLines {
 }
 
 /// The rows of chunks that overlap in time, formatted on several threads (issue 15): the
-/// sealed chunks' time slices through `OrderedParallelParts` (in order), the chunks read whole
-/// (unsealed, or searched in their index: `OverlappingParts.whole`) on a thread of their own,
-/// and the two streams merged here by `RowOrder`, so the output is the single-thread cursor's
-/// byte for byte. Memory stays bounded: every hand-over is a bounded channel, and the chunks
-/// read whole are read by one cursor, as a single thread reads them.
+/// sealed chunks' time slices through `OrderedParallelParts` (in order), each part of the chunks
+/// read whole (unsealed, or searched in their index or block sets: `OverlappingParts.whole`)
+/// on a thread of its own, and the streams merged here by `RowOrder`, so the output is the
+/// single-thread cursor's byte for byte. Memory stays bounded: every hand-over is a bounded
+/// channel, and each part read whole is read by one cursor, as a single thread reads its chunks.
 struct MergedParallelBlocks {
     let plan: OverlappingParts
     let threads: Int
@@ -46,30 +46,34 @@ struct MergedParallelBlocks {
 
     func run(_ body: ([UInt8], Int) throws -> Void) throws {
         let sealed = BatchChannel<KeyedNDJSONBlock>(capacity: Self.streamCapacity)
-        let whole = BatchChannel<KeyedNDJSONBlock>(capacity: Self.streamCapacity)
+        let wholes = plan.whole.map { _ in BatchChannel<KeyedNDJSONBlock>(capacity: Self.streamCapacity) }
         let group = DispatchGroup()
         let (plan, threads, messageResidual, offsets) = (plan, threads, messageResidual, offsets)
-        group.enter()
-        Thread.detachNewThread {
-            defer { group.leave() }
-            let window = threads + 1
-            do {
-                // The offset function in a struct, as StoreRows does (ZoneOffset says why).
-                try OrderedParallelParts<KeyedNDJSONBlock, ZoneOffset>(
-                    tasks: plan.parts.map { [$0] }, threads: threads, window: window,
-                    channelCapacity: max(2, Self.bufferedBytes / (window * StoreRows.blockSize))
-                ).run(makeWorker: { ZoneOffset(offsets()) }, read: { zone, cursor, emit in
-                    try StoreRows.format(cursor, messageResidual, zone.offset, emit)
-                }, consume: { block in
-                    var batch = [block]
-                    try sealed.put(&batch)
-                })
-                sealed.finish(failure: nil)
-            } catch {
-                sealed.finish(failure: error is BatchChannelCancelled ? nil : error)
+        if plan.parts.isEmpty {
+            sealed.finish(failure: nil)
+        } else {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                let window = threads + 1
+                do {
+                    // The offset function in a struct, as StoreRows does (ZoneOffset says why).
+                    try OrderedParallelParts<KeyedNDJSONBlock, ZoneOffset>(
+                        tasks: plan.parts.map { [$0] }, threads: threads, window: window,
+                        channelCapacity: max(2, Self.bufferedBytes / (window * StoreRows.blockSize))
+                    ).run(makeWorker: { ZoneOffset(offsets()) }, read: { zone, cursor, emit in
+                        try StoreRows.format(cursor, messageResidual, zone.offset, emit)
+                    }, consume: { block in
+                        var batch = [block]
+                        try sealed.put(&batch)
+                    })
+                    sealed.finish(failure: nil)
+                } catch {
+                    sealed.finish(failure: error is BatchChannelCancelled ? nil : error)
+                }
             }
         }
-        if let part = plan.whole {
+        for (part, whole) in zip(plan.whole, wholes) {
             group.enter()
             Thread.detachNewThread {
                 defer { group.leave() }
@@ -83,15 +87,13 @@ struct MergedParallelBlocks {
                     whole.finish(failure: error is BatchChannelCancelled ? nil : error)
                 }
             }
-        } else {
-            whole.finish(failure: nil)
         }
         defer {
             sealed.cancel()
-            whole.cancel()
+            for whole in wholes { whole.cancel() }
             group.wait()
         }
-        try RowOrderMerge(KeyedStream(sealed), KeyedStream(whole), limit: plan.limit).run(body)
+        try RowOrderMerge(([sealed] + wholes).map(KeyedStream.init), limit: plan.limit).run(body)
     }
 }
 
@@ -127,17 +129,16 @@ private final class KeyedStream {
     }
 }
 
-/// Two streams of lines, each in `RowOrder`, written in `RowOrder` in blocks of about
+/// Streams of lines, each in `RowOrder`, written in `RowOrder` in blocks of about
 /// `StoreRows.blockSize`, up to `limit` lines. A run of lines from one stream that comes
-/// before the other's next line is copied at once; a whole block of them is passed on as it is.
+/// before every other stream's next line is copied at once; a whole block of them is passed on
+/// as it is.
 private struct RowOrderMerge {
-    let first: KeyedStream
-    let second: KeyedStream
+    let streams: [KeyedStream]
     let limit: Int?
 
-    init(_ first: KeyedStream, _ second: KeyedStream, limit: Int?) {
-        self.first = first
-        self.second = second
+    init(_ streams: [KeyedStream], limit: Int?) {
+        self.streams = streams
         self.limit = limit
     }
 
@@ -145,16 +146,33 @@ private struct RowOrderMerge {
         var remaining = limit ?? .max
         var output: [UInt8] = []
         var lines = 0
+        var heads = try streams.map { try $0.head() }
         while remaining > 0 {
-            let a = try first.head(), b = try second.head()
-            guard a != nil || b != nil else { break }
-            let (stream, bound) = b == nil || (a != nil && a! < b!) ? (first, b) : (second, a)
+            // The stream whose next line comes first, and the first of the others' next lines.
+            var first: Int?
+            var bound: RowOrder?
+            for (index, head) in heads.enumerated() {
+                guard let head else { continue }
+                if let current = first, let best = heads[current] {
+                    if head < best {
+                        bound = best
+                        first = index
+                    } else if bound.map({ head < $0 }) ?? true {
+                        bound = head
+                    }
+                } else {
+                    first = index
+                }
+            }
+            guard let first else { break }
+            let stream = streams[first]
             let block = stream.block
             let from = stream.line
             var to = from
             while to < block.count, to - from < remaining, bound.map({ block.orders[to] < $0 }) ?? true { to += 1 }
             stream.line = to
             remaining -= to - from
+            heads[first] = try stream.head()
             if from == 0, to == block.count, output.isEmpty {
                 try body(block.bytes, block.count)
                 continue

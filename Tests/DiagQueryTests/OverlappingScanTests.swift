@@ -77,7 +77,8 @@ import TestSupport
         let plan = try #require(reader.records(filter: StoreFilter()).overlappingParts())
         #expect(plan.parts.count >= 2, "the two sealed chunks (\(2 * Self.perChunk) records) are cut in time slices")
         #expect(plan.parts.allSatisfy { $0.chunks.count == 2 }, "each slice reads both sealed chunks")
-        #expect(plan.whole?.chunks.map(\.sealed) == [false, false], "the closed unsealed chunk and the open one")
+        #expect(plan.whole.map { $0.chunks.map(\.sealed) } == [[false], [false]],
+                "the closed unsealed chunk and the open one, each a part of its own")
         #expect(reader.records(filter: StoreFilter()).overlappingParts(merging: false) == nil,
                 "a reader that cannot merge is not given unsealed chunks")
     }
@@ -103,7 +104,7 @@ import TestSupport
         #expect(try Self.output(sql, url, threads: threads) == Self.ndjson(selected))
     }
 
-    @Test(arguments: [1, 2])
+    @Test(arguments: [1, 2, 3])
     func aMessageSearchGivesTheSingleThreadOutput(threads: Int) throws {
         let folder = try TemporaryDirectory("overlapping-search")
         let (url, expected, writer) = try Self.store(folder)
@@ -119,6 +120,35 @@ import TestSupport
         let selected = expected.filter { matches($0.eventMessage) }
         #expect(selected.count > 500)
         #expect(try Self.output(query, url, threads: threads) == Self.ndjson(selected))
+    }
+
+    /// A rare word: every chunk is read whole (chunk 0 through its index, chunk 1 through its
+    /// block sets, the unsealed ones as they are), dealt among a part per thread and merged.
+    @Test(arguments: [1, 2, 3])
+    func aRareWordReadInWholePartsGivesTheSingleThreadOutput(threads: Int) throws {
+        let folder = try TemporaryDirectory("overlapping-rare")
+        let (url, expected, writer) = try Self.store(folder)
+        defer { try? writer.close() }
+        let words = Dictionary(grouping: expected.flatMap { $0.eventMessage.split(separator: " ").map(String.init) }, by: { $0 })
+        let rare = try #require(words.filter { $0.key.count >= 6 && (8...40).contains($0.value.count) }
+            .min { ($0.value.count, $0.key) < ($1.value.count, $1.key) }?.key)
+        let needle = TextFolding.fold(rare, caseInsensitive: true, diacriticInsensitive: true)
+        let selected = expected.filter { TextFolding.fold($0.eventMessage, caseInsensitive: true, diacriticInsensitive: true).contains(needle) }
+        #expect(selected.count >= 8)
+        let reader = try LogStore.openForReading(at: url)
+        let filter = StoreFilter(messageSearch: [needle])
+        if threads > 1 {
+            let plan = try #require(reader.records(filter: filter).overlappingParts(threads: threads))
+            #expect(plan.parts.isEmpty, "no chunk is scanned in slices")
+            #expect(plan.whole.count == min(threads, 4))
+            #expect(plan.whole.flatMap(\.chunks).map(\.sequence).sorted() == reader.info.chunks.map(\.sequence).sorted())
+        }
+        #expect(try Self.output(filter, url, threads: threads) == Self.ndjson(selected))
+        for limit in [1, selected.count / 2] {
+            var limited = filter
+            limited.limit = limit
+            #expect(try Self.output(limited, url, threads: threads) == Self.ndjson(Array(selected.prefix(limit))), "limit \(limit)")
+        }
     }
 
     @Test(arguments: [1, 2, 3])

@@ -221,12 +221,14 @@ import TestSupport
         }
         #expect(store.info.chunks.allSatisfy { $0.sealed && !$0.searchIndex })
         let rare = StoreFilter(messageSearch: ["needle-x"])
-        // Both chunks read whole: nothing left to run apart, so the cursor reads them itself.
-        #expect(store.records(filter: rare).overlappingParts() == nil)
+        // Both chunks read whole, each by a thread of its own: no time slice.
+        let whole = try #require(store.records(filter: rare).overlappingParts())
+        #expect(whole.parts.isEmpty)
+        #expect(whole.whole.map { $0.chunks.count } == [1, 1])
         let common = StoreFilter(messageSearch: ["common"])
         let sliced = try #require(store.records(filter: common).overlappingParts())
         #expect(sliced.parts.count > 1)
-        #expect(sliced.whole == nil)
+        #expect(sliced.whole.isEmpty)
         #expect(try store.records(filter: rare).all() == all.filter { $0.eventMessage.contains("needle-x") }.sorted { $0.timestamp < $1.timestamp })
     }
 

@@ -21,29 +21,33 @@ extension StoredRow {
 /// A cursor's chunks planned for reading on several threads when they are not apart in time
 /// (`RecordCursor.overlappingParts`): the sealed chunks cut into time slices, and the others
 /// (the open chunk, closed chunks not sealed yet, chunks a message search looks up in their
-/// index) as one part read whole by one thread.
+/// index or through their block sets) read whole, dealt among a few parts read at once.
 public struct OverlappingParts: Sendable {
     /// Time slices of the sealed chunks, one task each, in time order: each slice reads every
     /// sealed chunk that has records in it, merged by time, so reading the parts one after
     /// the other gives the sealed chunks' rows in the cursor's order.
     public let parts: [RecordCursorPart]
-    /// The chunks read whole, merged by time by one cursor, and merged with the parts' rows by
-    /// `RowOrder`: unsealed chunks, which have no timestamp index yet (a time slice of one
-    /// would scan all of it), and with a message search the chunks with a search index (each
-    /// slice would look the needle up in the whole index again: 120 slices made a `MATCHES`
-    /// with a common literal ten times slower). Nil when there are none.
-    public let whole: RecordCursorPart?
+    /// The chunks read whole, each part a cursor that merges its chunks by time, every part's
+    /// rows merged with the others' and the slices' by `RowOrder`: unsealed chunks, which have
+    /// no timestamp index yet (a time slice of one would scan all of it), and with a message
+    /// search the chunks with a search index or selective block sets (each slice would look
+    /// the needle up in the whole index again: 120 slices made a `MATCHES` with a common
+    /// literal ten times slower). Up to one part per thread, the chunks dealt in turn by
+    /// opening time, so that every part moves through the same times together and none waits
+    /// long for the merge: a busy diagd's store searched for a rare phrase is 48 such chunks,
+    /// which one thread read one after the other. Empty when there are none.
+    public let whole: [RecordCursorPart]
     /// The cursor's limit: the merged rows stop there (each part stops there too).
     public let limit: Int?
 }
 
 extension RecordCursor {
     /// The cursor's chunks as `OverlappingParts`, for the stores `disjointParts` refuses: sealed
-    /// chunks whose times overlap, unsealed chunks beside sealed ones, a limit. Nil when
-    /// nothing would run apart (no chunk to slice, or one slice and nothing read whole), when a
-    /// sealed chunk's time range is unknown, when chunks to read whole or a limit are present and
-    /// the reader cannot merge rows by `RowOrder` and cut them at the limit (`merging` false),
-    /// or once the cursor was read.
+    /// chunks whose times overlap, unsealed chunks beside sealed ones, a limit, chunks searched
+    /// through their index or block sets. Nil when nothing would run apart (a single part in
+    /// all), when a sealed chunk's time range is unknown, when chunks to read whole or a limit
+    /// are present and the reader cannot merge rows by `RowOrder` and cut them at the limit
+    /// (`merging` false), or once the cursor was read.
     public func overlappingParts(threads: Int = 2, merging: Bool = true) -> OverlappingParts? {
         guard active.isEmpty, handedOut == nil, !pending.isEmpty, merging || filter.limit == nil else { return nil }
         let searched = !filter.messageSearch.isEmpty
@@ -52,25 +56,33 @@ extension RecordCursor {
         }
         let sealed = pending.filter { !readWhole($0) }
         let whole = pending.filter(readWhole)
-        guard !sealed.isEmpty, merging || whole.isEmpty,
+        guard merging || whole.isEmpty,
               sealed.allSatisfy({ $0.oldestTimestamp != nil && ($0.newestTimestamp ?? .max) < .max })
         else { return nil }
-        let cuts = Self.overlapCuts(of: sealed, filter: filter, threads: threads, pathOf: pathOf)
-        guard !cuts.isEmpty || !whole.isEmpty else { return nil }
+        let cuts = sealed.isEmpty ? [] : Self.overlapCuts(of: sealed, filter: filter, threads: threads, pathOf: pathOf)
         var parts: [RecordCursorPart] = []
-        for index in 0...cuts.count {
-            var slice = filter
-            slice.start = index == 0 ? filter.start : cuts[index - 1]
-            slice.end = index == cuts.count ? filter.end : cuts[index]
-            let chunks = sealed.filter { slice.overlaps(oldest: $0.oldestTimestamp, newest: $0.newestTimestamp) }
-            guard !chunks.isEmpty else { continue }
-            parts.append(RecordCursorPart(chunks: chunks, paths: chunks.map { pathOf($0.file) }, filter: slice,
-                                          trigrams: trigrams, mapped: mapped, task: parts.count))
+        if !sealed.isEmpty {
+            for index in 0...cuts.count {
+                var slice = filter
+                slice.start = index == 0 ? filter.start : cuts[index - 1]
+                slice.end = index == cuts.count ? filter.end : cuts[index]
+                let chunks = sealed.filter { slice.overlaps(oldest: $0.oldestTimestamp, newest: $0.newestTimestamp) }
+                guard !chunks.isEmpty else { continue }
+                parts.append(RecordCursorPart(chunks: chunks, paths: chunks.map { pathOf($0.file) }, filter: slice,
+                                              trigrams: trigrams, mapped: mapped, task: parts.count))
+            }
         }
-        let wholePart = whole.isEmpty ? nil : RecordCursorPart(
-            chunks: whole, paths: whole.map { pathOf($0.file) }, filter: filter, trigrams: trigrams, mapped: false, task: parts.count)
+        // `pending` is in opening order: dealing the chunks in turn keeps each part's times
+        // close to the others'.
+        let groups = max(1, min(threads, whole.count))
+        let wholeParts = (0..<groups).map { group in
+            let chunks = whole.enumerated().filter { $0.offset % groups == group }.map(\.element)
+            return RecordCursorPart(chunks: chunks, paths: chunks.map { pathOf($0.file) }, filter: filter,
+                                    trigrams: trigrams, mapped: false, task: parts.count + group)
+        }.filter { !$0.chunks.isEmpty }
+        guard parts.count + wholeParts.count > 1 else { return nil }
         pending = []
-        return OverlappingParts(parts: parts, whole: wholePart, limit: filter.limit)
+        return OverlappingParts(parts: parts, whole: wholeParts, limit: filter.limit)
     }
 
     /// Whether a sealed chunk without its search index answers this read's message search
