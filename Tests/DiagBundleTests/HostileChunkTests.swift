@@ -168,4 +168,45 @@ struct HostileChunkTests {
         #expect(shown.stdout.contains("the needle-5 record"))
         #expect(try diag(["verify", bundle.path], cacheIn: folder).status == 0)
     }
+
+    /// The blocks' record masks (`message_record_masks`) likewise: defined otherwise, refused.
+    @Test func recordMasksDefinedOtherwiseAreRefused() throws {
+        let folder = try TemporaryDirectory("diag-hostile-chunk")
+        let bundle = try makeBundle(in: folder, chunkSQL: """
+            \(currentRecordsTable);
+            CREATE TABLE message_record_masks (block INTEGER PRIMARY KEY, masks BLOB);
+            PRAGMA user_version = 3;
+            """)
+        for command in [["show", bundle.path], ["verify", bundle.path]] {
+            let result = try diag(command, cacheIn: folder)
+            #expect(result.status == 65, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("table 'message_record_masks', not defined as this store defines it"), "\(result.stderr)")
+        }
+    }
+
+    /// Hand-made record masks: one of the wrong size keeps all 64 ids of its block, masks of
+    /// blocks at both ends of Int64 and of a block without a set change nothing, and the record
+    /// is found, nothing else.
+    @Test func handMadeRecordMasksAreReadSafely() throws {
+        let folder = try TemporaryDirectory("diag-hostile-chunk")
+        let bundle = try makeBundle(in: folder, chunkSQL: """
+            \(currentRecordsTable);
+            CREATE TABLE message_blocks (block INTEGER PRIMARY KEY, oldest INTEGER NOT NULL, newest INTEGER NOT NULL,
+                                         bits BLOB NOT NULL);
+            CREATE TABLE message_record_masks (block INTEGER PRIMARY KEY, masks BLOB NOT NULL);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+            INSERT INTO records (id, timestamp, messageType, eventType, process, eventMessage)
+            SELECT i, 1780000000000000000 + i, 0, 1024, 'p', CASE WHEN i = 5 THEN 'the needle-5 record' ELSE 'other ' || i END FROM n;
+            WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 15)
+            INSERT INTO message_blocks SELECT i, -9223372036854775808, 9223372036854775807, X'00' FROM n;
+            INSERT INTO message_record_masks VALUES (0, X'00'), (1, zeroblob(512)), (2, 'text'), (99, zeroblob(512)),
+                                                    (-9223372036854775808, X'01'), (9223372036854775807, zeroblob(512));
+            PRAGMA user_version = 3;
+            """)
+        let shown = try diag(["show", bundle.path, "--style", "ndjson", "--predicate", "message CONTAINS[cd] \"NEEDLE-5\""], cacheIn: folder)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.split(separator: "\n").count == 1, "\(shown.stdout)")
+        #expect(shown.stdout.contains("the needle-5 record"))
+        #expect(try diag(["verify", bundle.path], cacheIn: folder).status == 0)
+    }
 }

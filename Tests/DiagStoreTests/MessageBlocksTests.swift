@@ -14,7 +14,7 @@ import TestSupport
         words.initialize(repeating: 0, count: MessageBlocks.wordCount)
         for message in messages {
             var message = message
-            message.withUTF8 { MessageBlocks.add($0, to: words) }
+            _ = message.withUTF8 { MessageBlocks.add($0, to: words) }
         }
         return (0..<MessageBlocks.wordCount).flatMap { index in
             withUnsafeBytes(of: words[index].littleEndian) { Array($0) }
@@ -122,6 +122,67 @@ import TestSupport
         let common = StoreFilter(messageSearch: ["finished"])
         #expect(try !condition(common, database).sql.contains(MessageBlocks.table))
         #expect(try store.records(filter: common).all() == StoreTestRecords.containing(records, "finished"))
+    }
+
+    /// A candidate block's record masks leave the records that may hold the needle, not the
+    /// block's 64: the 4 rare records of the open chunk, and few others if any.
+    @Test func recordMasksNarrowACandidateBlockToItsRecords() throws {
+        let folder = try TemporaryDirectory()
+        let (store, records) = try openChunkStore(folder)
+        let chunk = try #require(store.info.chunks.first)
+        let database = try Database(path: store.chunkPath(chunk.file), options: .init(readOnly: true))
+        let tables = try ChunkTables(database)
+        #expect(tables.hasRecordMasks)
+        #expect(try database.scalarInt("SELECT count(*) FROM \(MessageBlocks.masksTable) WHERE length(masks) = \(MessageBlocks.masksByteCount)") == 51)
+        let filter = StoreFilter(messageSearch: [MessageSearchIndex.fold("title is a REQUIRED value")])
+        var query = try #require(BlockQuery(filter: filter, tables: tables))
+        #expect(query.masks)
+        let narrowed = try database.scalarInt("SELECT count(*) FROM records WHERE \(MessageBlocks.candidateCondition(query))", query.candidateBindings)
+        #expect(StoreTestRecords.containing(records, "title is a required value").count == 4)
+        #expect((4...8).contains(narrowed ?? -1), "\(narrowed ?? -1) ids read")
+        // Without the masks (a chunk written before them), every id of the candidate blocks.
+        query.masks = false
+        let whole = try database.scalarInt("SELECT count(*) FROM records WHERE \(MessageBlocks.candidateCondition(query))", query.candidateBindings)
+        #expect((4 * 60...4 * 64).contains(whole ?? -1), "\(whole ?? -1) ids read")
+    }
+
+    /// `diag_block_ids` keeps every id of a block it cannot narrow: masks absent, of another
+    /// size or type; a block number no id falls in gives none, and nothing fails.
+    @Test func blockIDsKeepWhatTheyCannotRuleOut() throws {
+        let database = try Database(path: ":memory:")
+        let positions = SQLBlob(try #require(MessageBlocks.positions(ofNeedles: ["needle"])))
+        func ids(_ block: Int64, _ masks: SQLValueConvertible?) throws -> Int64? {
+            try database.scalarInt("SELECT count(*) FROM json_each(diag_block_ids(?, ?, ?))", [block, masks, positions])
+        }
+        #expect(try ids(2, nil) == 64)
+        #expect(try ids(2, SQLBlob([0])) == 64)
+        #expect(try ids(2, "text") == 64)
+        #expect(try ids(-1, SQLBlob([UInt8](repeating: 0, count: MessageBlocks.masksByteCount))) == 0)
+        #expect(try ids(-1, SQLBlob([UInt8](repeating: 0xFF, count: MessageBlocks.masksByteCount))) == 64)
+        #expect(try database.scalarInt("SELECT min(value) FROM json_each(diag_block_ids(-1, NULL, ?))", [positions]) == -64)
+        #expect(try ids(.max, nil) == 0)
+        #expect(try ids(.min, nil) == 0)
+        #expect(try ids(Int64.max >> 6, nil) == 64)
+    }
+
+    /// A chunk whose sets were written before the record masks keeps its sets without them when
+    /// a newer writer appends: its earlier rows have no mask.
+    @Test func aChunkWithSetsButNoMasksKeepsWithout() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        var store: LogStore? = try LogStore.open(at: url, create: true)
+        try store?.append([LogRecord(timestamp: StoreTestRecords.base, eventMessage: "an older writer's needle-old")])
+        let path = try #require(store.map { $0.chunkPath($0.info.chunks[0].file) })
+        try store?.close()
+        store = nil
+        try Database(path: path).execute("DROP TABLE \(MessageBlocks.masksTable)")
+        let reopened = try LogStore.open(at: url)
+        try reopened.append((1..<2_000).map { LogRecord(timestamp: StoreTestRecords.base + Int64($0), eventMessage: "newer \($0) needle-new") })
+        let database = try Database(path: path, options: .init(readOnly: true))
+        #expect(try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = '\(MessageBlocks.masksTable)'") == 0)
+        #expect(try database.scalarInt("SELECT count(*) FROM \(MessageBlocks.table)") == 32)
+        #expect(try reopened.records(filter: StoreFilter(messageSearch: ["needle-old"])).all().count == 1)
+        #expect(try reopened.records(filter: StoreFilter(messageSearch: ["1999 needle-new"])).all().count == 1)
     }
 
     /// The same answers with the sets and without them, for needles rare and common, short and

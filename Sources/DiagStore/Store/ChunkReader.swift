@@ -75,19 +75,23 @@ struct ChunkTables {
     var hasSearchIndex = false
     /// The writer's block sets (`MessageBlocks`), which cover every row when present.
     var hasMessageBlocks = false
+    /// The blocks' record masks (`MessageBlocks.masksTable`), which cover every row when present.
+    var hasRecordMasks = false
     /// `records_timestamp`, which a sealed chunk has.
     var hasTimestampIndex = false
 
     init(_ database: Database) throws {
         let statement = try database.prepare("""
             SELECT name FROM sqlite_master
-            WHERE (name IN ('records', '\(ChunkSchema.searchTable)', '\(MessageBlocks.table)') AND type = 'table')
+            WHERE (name IN ('records', '\(ChunkSchema.searchTable)', '\(MessageBlocks.table)', '\(MessageBlocks.masksTable)')
+                   AND type = 'table')
                OR (name = '\(StoreLayout.timestampIndex)' AND type = 'index')
             """)
         while try statement.step() {
             switch statement.string(at: 0) {
             case "records": hasRecords = true
             case MessageBlocks.table: hasMessageBlocks = true
+            case MessageBlocks.masksTable: hasRecordMasks = true
             case StoreLayout.timestampIndex: hasTimestampIndex = true
             default: hasSearchIndex = true
             }

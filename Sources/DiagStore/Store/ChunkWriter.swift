@@ -32,6 +32,7 @@ final class ChunkWriter {
                 try database.inTransaction(.immediate) {
                     try database.execute(ChunkSchema.createRecords)
                     try database.execute(MessageBlocks.create)
+                    try database.execute(MessageBlocks.createMasks)
                     try database.setUserVersion(ChunkSchema.version)
                 }
             } else if version != ChunkSchema.version {
@@ -53,13 +54,18 @@ final class ChunkWriter {
 
     deinit { checkpointer?.stop() }
 
-    /// The block sets' writer: the chunk's table, or a new one when the chunk has no row yet.
+    /// The block sets' writer: the chunk's tables, or new ones when the chunk has no row yet. A
+    /// chunk written before the record masks keeps its sets without them.
     private static func blockWriter(_ database: Database) throws -> MessageBlockWriter? {
-        if try !ChunkTables(database).hasMessageBlocks {
-            guard try database.scalarInt("SELECT count(*) FROM (SELECT 1 FROM records LIMIT 1)") == 0 else { return nil }
+        var tables = try ChunkTables(database)
+        if !tables.hasMessageBlocks || !tables.hasRecordMasks,
+           try database.scalarInt("SELECT count(*) FROM (SELECT 1 FROM records LIMIT 1)") == 0 {
             try database.execute(MessageBlocks.create)
+            try database.execute(MessageBlocks.createMasks)
+            tables = try ChunkTables(database)
         }
-        return try MessageBlockWriter(database)
+        guard tables.hasMessageBlocks else { return nil }
+        return try MessageBlockWriter(database, masks: tables.hasRecordMasks)
     }
 
     /// Appends the records in one transaction; on return they are durable across a process crash.

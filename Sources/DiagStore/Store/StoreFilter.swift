@@ -81,7 +81,7 @@ struct ChunkCondition {
         }
         if let blocks, blocks.selective(blocks.query) {
             clauses.append(MessageBlocks.candidateCondition(blocks.query))
-            values.append(contentsOf: blocks.query.bindings)
+            values.append(contentsOf: blocks.query.candidateBindings)
         }
         // A needle with U+FFFD may match where a message's bytes are not UTF-8 (read as U+FFFD),
         // which `length()` can count as ASCII: no prefilter for it, the caller decides each record.

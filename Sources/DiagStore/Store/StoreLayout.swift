@@ -25,6 +25,8 @@ public enum StoreLayout {
     public static let searchTable = "message_search"
     /// The writer's per-block trigram sets (`MessageBlocks`), beside the records they cover.
     public static let messageBlocksTable = "message_blocks"
+    /// Their per-record trigram masks, 64 to a block (`MessageBlocks.masksTable`).
+    public static let recordMasksTable = "message_record_masks"
     /// The index a sealed chunk has (`ChunkSchema.indexes`' first): its presence marks a chunk sealed.
     public static let timestampIndex = "records_timestamp"
 
