@@ -59,6 +59,9 @@ enum MessageBlocks {
     /// A block filter is used for a chunk when at most this fraction of its blocks may hold the
     /// needle: past it, reading the candidate rows one by one costs more than a scan in order.
     static let selectiveFraction = 8
+    /// With record masks, when at most this fraction of its records may: each is a lookup by
+    /// id, and the rows a scan would fold and drop are not read at all.
+    static let selectiveRecordFraction = 4
 
     static let functionName = "diag_block_may_contain"
     static let idsFunctionName = "diag_block_ids"
@@ -145,7 +148,7 @@ enum MessageBlocks {
                 SELECT value FROM candidate)
                 """
         }
-        let masks = query.masks ? "(SELECT masks FROM \(masksTable) WHERE \(masksTable).block = \(table).block)" : "NULL"
+        let masks = query.masks ? masksOf(table) : "NULL"
         return """
             id IN (SELECT ids.value FROM \(table), json_each(\(idsFunctionName)(\(table).block, \(masks), ?)) AS ids
             WHERE \(query.whereSQL))
@@ -153,9 +156,23 @@ enum MessageBlocks {
     }
 
     /// Whether few enough of the chunk's blocks are candidates for `query` (`selectiveFraction`)
-    /// for `candidateCondition` to beat a scan; false when the chunk cannot tell.
+    /// for `candidateCondition` to beat a scan; false when the chunk cannot tell. With record
+    /// masks and a needle, whether few enough of its records are (`selectiveRecordFraction`):
+    /// the masks leave those alone to read, so a needle in every block but one record in
+    /// twenty is read id by id too.
     static func isSelective(_ query: BlockQuery, in database: Database) -> Bool {
         do {
+            if query.masks, let positions = query.positions {
+                let statement = try database.prepare("""
+                    SELECT count(*), sum(CASE WHEN \(query.whereSQL)
+                                         THEN json_array_length(\(idsFunctionName)(block, \(masksOf(table)), ?)) ELSE 0 END)
+                    FROM \(table)
+                    """)
+                try statement.bind(query.bindings + [SQLBlob(positions)])
+                guard try statement.step() else { return false }
+                let blocks = statement.int64(at: 0), candidates = statement.int64(at: 1)
+                return blocks > 0 && candidates * Int64(selectiveRecordFraction) <= blocks << idShift
+            }
             let statement = try database.prepare("SELECT count(*), sum(\(query.whereSQL)) FROM \(table)")
             try statement.bind(query.bindings)
             guard try statement.step() else { return false }
@@ -164,6 +181,11 @@ enum MessageBlocks {
         } catch {
             return false
         }
+    }
+
+    /// The record masks of the `blocks` row's block, as a scalar subquery.
+    private static func masksOf(_ blocks: String) -> String {
+        "(SELECT masks FROM \(masksTable) WHERE \(masksTable).block = \(blocks).block)"
     }
 
     /// `diag_block_may_contain(bits, positions)`: 0 when `bits` is a set of `byteCount` bytes
