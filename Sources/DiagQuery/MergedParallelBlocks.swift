@@ -25,18 +25,18 @@ struct KeyedNDJSONBlock: NDJSONLines {
 }
 
 /// The rows of chunks that overlap in time, formatted on several threads (issue 15): the
-/// sealed chunks' time slices through `OrderedParallelParts` (in order), each part of the chunks
-/// read whole (unsealed, or searched in their index or block sets: `OverlappingParts.whole`)
-/// on a thread of its own, and the streams merged here by `RowOrder`, so the output is the
-/// single-thread cursor's byte for byte. Memory stays bounded: every hand-over is a bounded
-/// channel, and each part read whole is read by one cursor, as a single thread reads its chunks.
+/// sealed chunks' time slices, and each chain of the chunks read whole (unsealed, or searched in
+/// their index or block sets: `OverlappingParts.whole`), each through `OrderedParallelParts`
+/// (its parts read at once, handed over in order), and the streams merged here by `RowOrder`,
+/// so the output is the single-thread cursor's byte for byte. Memory stays bounded: every
+/// hand-over is a bounded channel, and the streams share `bufferedBytes`.
 struct MergedParallelBlocks {
     let plan: OverlappingParts
     let threads: Int
     let messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
     let offsets: @Sendable () -> (Int64) -> Int
 
-    /// Bytes of NDJSON waiting in the sealed parts' channels together, at most: a third of
+    /// Bytes of NDJSON waiting in the streams' channels together, at most: a third of
     /// `StoreRows`' 24 MiB, because the chunks read whole sort their rows meanwhile (SQLite's
     /// sorter, without a timestamp index), and with 24 MiB a slow reader of 170 MB of NDJSON
     /// took the process to 77 MB (OverlappingMemoryBoundTests).
@@ -45,55 +45,37 @@ struct MergedParallelBlocks {
     static let streamCapacity = 4
 
     func run(_ body: ([UInt8], Int) throws -> Void) throws {
-        let sealed = BatchChannel<KeyedNDJSONBlock>(capacity: Self.streamCapacity)
-        let wholes = plan.whole.map { _ in BatchChannel<KeyedNDJSONBlock>(capacity: Self.streamCapacity) }
+        let streams = ([plan.parts] + plan.whole).filter { !$0.isEmpty }
+        let channels = streams.map { _ in BatchChannel<KeyedNDJSONBlock>(capacity: Self.streamCapacity) }
         let group = DispatchGroup()
-        let (plan, threads, messageResidual, offsets) = (plan, threads, messageResidual, offsets)
-        if plan.parts.isEmpty {
-            sealed.finish(failure: nil)
-        } else {
+        let (threads, messageResidual, offsets) = (threads, messageResidual, offsets)
+        let window = threads + 1
+        let channelCapacity = max(2, Self.bufferedBytes / (max(1, streams.count) * window * StoreRows.blockSize))
+        for (parts, channel) in zip(streams, channels) {
             group.enter()
             Thread.detachNewThread {
                 defer { group.leave() }
-                let window = threads + 1
                 do {
                     // The offset function in a struct, as StoreRows does (ZoneOffset says why).
                     try OrderedParallelParts<KeyedNDJSONBlock, ZoneOffset>(
-                        tasks: plan.parts.map { [$0] }, threads: threads, window: window,
-                        channelCapacity: max(2, Self.bufferedBytes / (window * StoreRows.blockSize))
+                        tasks: parts.map { [$0] }, threads: threads, window: window, channelCapacity: channelCapacity
                     ).run(makeWorker: { ZoneOffset(offsets()) }, read: { zone, cursor, emit in
                         try StoreRows.format(cursor, messageResidual, zone.offset, emit)
                     }, consume: { block in
                         var batch = [block]
-                        try sealed.put(&batch)
+                        try channel.put(&batch)
                     })
-                    sealed.finish(failure: nil)
+                    channel.finish(failure: nil)
                 } catch {
-                    sealed.finish(failure: error is BatchChannelCancelled ? nil : error)
-                }
-            }
-        }
-        for (part, whole) in zip(plan.whole, wholes) {
-            group.enter()
-            Thread.detachNewThread {
-                defer { group.leave() }
-                do {
-                    try StoreRows.format(part.open(), messageResidual, offsets()) { (block: KeyedNDJSONBlock) in
-                        var batch = [block]
-                        try whole.put(&batch)
-                    }
-                    whole.finish(failure: nil)
-                } catch {
-                    whole.finish(failure: error is BatchChannelCancelled ? nil : error)
+                    channel.finish(failure: error is BatchChannelCancelled ? nil : error)
                 }
             }
         }
         defer {
-            sealed.cancel()
-            for whole in wholes { whole.cancel() }
+            for channel in channels { channel.cancel() }
             group.wait()
         }
-        try RowOrderMerge(([sealed] + wholes).map(KeyedStream.init), limit: plan.limit).run(body)
+        try RowOrderMerge(channels.map(KeyedStream.init), limit: plan.limit).run(body)
     }
 }
 

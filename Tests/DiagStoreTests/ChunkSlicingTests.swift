@@ -157,4 +157,23 @@ import TestSupport
         #expect(Database.uriPath("/a b/c?d#e%f/é") == "/a%20b/c%3Fd%23e%25f/%C3%A9")
         #expect(Database.uriPath("/plain/path.sqlite") == "/plain/path.sqlite")
     }
+
+    /// The chunks read whole go in chains of chunks apart in time: a busy diagd's sealed chunks
+    /// one chain, and the chunks that span them (the open one, one with diagd's own records
+    /// timed by the clock) and those of unknown range chains of their own.
+    @Test func chunksReadWholeFormChainsApartInTime() {
+        func chunk(_ sequence: Int64, _ oldest: Int64?, _ newest: Int64?) -> ChunkInfo {
+            ChunkInfo(file: "c\(sequence)", sequence: sequence, sealed: true, recordCount: 10, oldestTimestamp: oldest, newestTimestamp: newest)
+        }
+        let spanning = chunk(1, 100, 10_000)
+        let sealed = (2...5).map { chunk($0, Int64($0) * 200, Int64($0) * 200 + 150) }
+        let open = chunk(6, 150, 20_000)
+        let unknown = chunk(7, nil, nil)
+        let chains = RecordCursor.chains(of: [spanning] + sealed + [open, unknown])
+        #expect(chains.map { $0.map(\.sequence) } == [[7], [1], [6], [2, 3, 4, 5]])
+        // Touching ranges are not apart: a tie in time must go through the merge.
+        let touching = RecordCursor.chains(of: [chunk(1, 0, 10), chunk(2, 10, 20), chunk(3, 11, 20)])
+        #expect(touching.map { $0.map(\.sequence) } == [[1, 3], [2]])
+        #expect(RecordCursor.chains(of: []).isEmpty)
+    }
 }

@@ -282,10 +282,10 @@ import TestSupport
         }
         #expect(store.info.chunks.allSatisfy { $0.sealed && !$0.searchIndex })
         let rare = StoreFilter(messageSearch: ["needle-x"])
-        // Both chunks read whole, each by a thread of its own: no time slice.
+        // Both chunks read whole, each a part of its own: no time slice.
         let whole = try #require(store.records(filter: rare).overlappingParts())
         #expect(whole.parts.isEmpty)
-        #expect(whole.whole.map { $0.chunks.count } == [1, 1])
+        #expect(whole.whole.flatMap { $0.map(\.chunks.count) } == [1, 1])
         let common = StoreFilter(messageSearch: ["common"])
         let sliced = try #require(store.records(filter: common).overlappingParts())
         #expect(sliced.parts.count > 1)

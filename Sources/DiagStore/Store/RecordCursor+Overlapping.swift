@@ -27,16 +27,18 @@ public struct OverlappingParts: Sendable {
     /// sealed chunk that has records in it, merged by time, so reading the parts one after
     /// the other gives the sealed chunks' rows in the cursor's order.
     public let parts: [RecordCursorPart]
-    /// The chunks read whole, each part a cursor that merges its chunks by time, every part's
-    /// rows merged with the others' and the slices' by `RowOrder`: unsealed chunks, which have
-    /// no timestamp index yet (a time slice of one would scan all of it), and with a message
-    /// search the chunks with a search index or selective block sets (each slice would look
-    /// the needle up in the whole index again: 120 slices made a `MATCHES` with a common
-    /// literal ten times slower). Up to one part per thread, the chunks dealt in turn by
-    /// opening time, so that every part moves through the same times together and none waits
-    /// long for the merge: a busy diagd's store searched for a rare phrase is 48 such chunks,
-    /// which one thread read one after the other. Empty when there are none.
-    public let whole: [RecordCursorPart]
+    /// The chunks read whole, as chains: each chain's chunks apart in time and in time order,
+    /// one part each, so that reading a chain's parts one after the other gives its rows in the
+    /// cursor's order, and its parts can be read at once like the slices; every chain's rows
+    /// are merged with the others' and the slices' by `RowOrder`. These are unsealed chunks,
+    /// which have no timestamp index yet (a time slice of one would scan all of it), and with
+    /// a message search the chunks with a search index or selective block sets (each slice
+    /// would look the needle up in the whole index again: 120 slices made a `MATCHES` with a
+    /// common literal ten times slower). A busy diagd's store searched for a phrase is 48
+    /// such chunks, which one thread read one after the other; two parts merged by time,
+    /// dealt the chunks in turn, still waited for each other chunk by chunk once the output
+    /// filled their hand-overs. Empty when there are none.
+    public let whole: [[RecordCursorPart]]
     /// The cursor's limit: the merged rows stop there (each part stops there too).
     public let limit: Int?
 }
@@ -72,17 +74,35 @@ extension RecordCursor {
                                               trigrams: trigrams, mapped: mapped, task: parts.count))
             }
         }
-        // `pending` is in opening order: dealing the chunks in turn keeps each part's times
-        // close to the others'.
-        let groups = max(1, min(threads, whole.count))
-        let wholeParts = (0..<groups).map { group in
-            let chunks = whole.enumerated().filter { $0.offset % groups == group }.map(\.element)
-            return RecordCursorPart(chunks: chunks, paths: chunks.map { pathOf($0.file) }, filter: filter,
-                                    trigrams: trigrams, mapped: false, task: parts.count + group)
-        }.filter { !$0.chunks.isEmpty }
-        guard parts.count + wholeParts.count > 1 else { return nil }
+        let chains = Self.chains(of: whole).map { chain in
+            chain.enumerated().map { index, chunk in
+                RecordCursorPart(chunks: [chunk], paths: [pathOf(chunk.file)], filter: filter, trigrams: trigrams, mapped: false, task: index)
+            }
+        }
+        guard parts.count + chains.reduce(0, { $0 + $1.count }) > 1 else { return nil }
         pending = []
-        return OverlappingParts(parts: parts, whole: wholeParts, limit: filter.limit)
+        return OverlappingParts(parts: parts, whole: chains, limit: filter.limit)
+    }
+
+    /// `chunks` (in opening order) as chains of chunks apart in time, each in time order: a
+    /// chunk goes to the first chain whose last chunk ends before it begins, or starts a chain
+    /// (as does a chunk whose range is unknown). A busy diagd's store is one long chain and a
+    /// chain or two of chunks that span the others (the open chunk; a chunk holding diagd's own
+    /// records, timed by the clock, beside records sent with older times).
+    static func chains(of chunks: [ChunkInfo]) -> [[ChunkInfo]] {
+        var chains: [[ChunkInfo]] = []
+        let ordered = chunks.enumerated().sorted {
+            ($0.element.oldestTimestamp ?? .min, $0.offset) < ($1.element.oldestTimestamp ?? .min, $1.offset)
+        }.map(\.element)
+        for chunk in ordered {
+            if let oldest = chunk.oldestTimestamp, chunk.newestTimestamp != nil,
+               let index = chains.firstIndex(where: { $0.last!.newestTimestamp.map { $0 < oldest } ?? false }) {
+                chains[index].append(chunk)
+            } else {
+                chains.append([chunk])
+            }
+        }
+        return chains
     }
 
     /// Whether a sealed chunk without its search index answers this read's message search
