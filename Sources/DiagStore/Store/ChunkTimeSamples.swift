@@ -19,7 +19,10 @@ struct ChunkTimeSamples {
         guard let database = try? ChunkConnections.open(chunk: chunk, path: path, mapping: 0) else { return nil }
         var times: [Int64] = []
         do {
-            let bounds = try database.prepare("SELECT min(id), max(id) FROM records")
+            // Two subqueries: `min(id), max(id)` in one select scans a whole index (SQLite looks
+            // a lone min or max up at the end of the B-tree only), 28 ms on a chunk of 200k rows,
+            // half of a one-minute window's time through diagd.
+            let bounds = try database.prepare("SELECT (SELECT min(id) FROM records), (SELECT max(id) FROM records)")
             guard try bounds.step() else { return nil }
             let (low, high) = (bounds.int64(at: 0), bounds.int64(at: 1))
             guard high > low else { return nil }
