@@ -265,9 +265,11 @@ import TestSupport
     }
 
     /// Sealed chunks that overlap in time and have no search index yet (a busy diagd's) are read
-    /// in time slices; with a rare needle, those with block sets are read whole instead, so that
-    /// their candidates are looked up once, not once per slice. A common needle keeps the slices.
-    @Test func overlappingSealedChunksWithARareNeedleAreReadWhole() throws {
+    /// in time slices; with a needle of a trigram or more, those with block sets are read whole
+    /// instead (each a part read at once with the others), so that their candidates are looked
+    /// up once, not once per slice, and each reader decides from its sets whether to read id by
+    /// id. A needle under 3 bytes keeps the slices.
+    @Test func overlappingSealedChunksSearchedThroughTheirSetsAreReadWhole() throws {
         let folder = try TemporaryDirectory()
         let store = try LogStore.open(at: folder.file("s.logarchive"), create: true)
         var all: [LogRecord] = []
@@ -281,16 +283,18 @@ import TestSupport
             all += records
         }
         #expect(store.info.chunks.allSatisfy { $0.sealed && !$0.searchIndex })
-        let rare = StoreFilter(messageSearch: ["needle-x"])
-        // Both chunks read whole, each a part of its own: no time slice.
-        let whole = try #require(store.records(filter: rare).overlappingParts())
-        #expect(whole.parts.isEmpty)
-        #expect(whole.whole.flatMap { $0.map(\.chunks.count) } == [1, 1])
-        let common = StoreFilter(messageSearch: ["common"])
-        let sliced = try #require(store.records(filter: common).overlappingParts())
+        for needle in ["needle-x", "common"] {
+            let filter = StoreFilter(messageSearch: [needle])
+            let whole = try #require(store.records(filter: filter).overlappingParts())
+            #expect(whole.parts.isEmpty, "\(needle): no time slice")
+            #expect(whole.whole.flatMap { $0.map(\.chunks.count) } == [1, 1], "\(needle): each chunk a part of its own")
+            #expect(try store.records(filter: filter).all() == all.filter { $0.eventMessage.contains(needle) }.sorted { $0.timestamp < $1.timestamp })
+        }
+        let short = StoreFilter(messageSearch: ["ne"])
+        let sliced = try #require(store.records(filter: short).overlappingParts())
         #expect(sliced.parts.count > 1)
         #expect(sliced.whole.isEmpty)
-        #expect(try store.records(filter: rare).all() == all.filter { $0.eventMessage.contains("needle-x") }.sorted { $0.timestamp < $1.timestamp })
+        #expect(try store.records(filter: short).all() == all.filter { $0.eventMessage.contains("ne") }.sorted { $0.timestamp < $1.timestamp })
     }
 
     /// The open chunk has no timestamp index: a window is answered through the blocks' time

@@ -53,8 +53,9 @@ extension RecordCursor {
     public func overlappingParts(threads: Int = 2, merging: Bool = true) -> OverlappingParts? {
         guard active.isEmpty, handedOut == nil, !pending.isEmpty, merging || filter.limit == nil else { return nil }
         let searched = !filter.messageSearch.isEmpty
-        let readWhole: (ChunkInfo) -> Bool = { [self] in
-            !$0.sealed || (searched && ($0.searchIndex || readsThroughBlocks($0)))
+        let blockSearch = searchesThroughBlocks
+        let readWhole: (ChunkInfo) -> Bool = {
+            !$0.sealed || (searched && ($0.searchIndex || blockSearch))
         }
         let sealed = pending.filter { !readWhole($0) }
         let whole = pending.filter(readWhole)
@@ -105,18 +106,17 @@ extension RecordCursor {
         return chains
     }
 
-    /// Whether a sealed chunk without its search index answers this read's message search
-    /// through its block sets (`MessageBlocks`): then it is read whole, like an indexed chunk,
-    /// since every time slice would look all of the chunk's candidate rows up again (three such
-    /// chunks of 1M records made a rare `CONTAINS` 1.4× slower than scanning them in slices).
-    /// The decision is kept for the chunk's reader (`TrigramChoice.blocksSelective`).
-    func readsThroughBlocks(_ chunk: ChunkInfo) -> Bool {
-        let path = pathOf(chunk.file)
-        guard let database = try? ChunkConnections.open(chunk: chunk, path: path, mapping: 0),
-              let tables = try? ChunkTables(database), !tables.hasSearchIndex,
-              let query = BlockQuery(filter: filter, tables: tables), query.positions != nil
-        else { return false }
-        return trigrams.blocksSelective(query, path: path, in: database)
+    /// Whether this read's message search has trigrams for a chunk's block sets
+    /// (`MessageBlocks`): then a sealed chunk without its search index is read whole, like an
+    /// indexed chunk, since every time slice would look all of the chunk's candidate rows up
+    /// again (three such chunks of 1M records made a rare `CONTAINS` 1.4× slower than scanning
+    /// them in slices), and its reader decides from its sets whether to read it id by id or in
+    /// order. The chunks read whole are read at once (`OverlappingParts.whole`), so a chunk
+    /// that the sets do not narrow costs a thread for its time, no more. The planner used to
+    /// probe each chunk's sets itself first: 36 chunks one after the other, with a connection
+    /// opened and closed for each, a third of a rare `CONTAINS`'s time through diagd at 10M.
+    var searchesThroughBlocks: Bool {
+        MessageBlocks.positions(ofNeedles: filter.messageSearch.map(MessageSearchIndex.fold).filter { !$0.isEmpty }) != nil
     }
 
     /// Where to cut the sealed `chunks`' part of `filter`'s window, ascending, strictly inside
