@@ -185,7 +185,8 @@ struct HostileChunkTests {
     }
 
     /// Hand-made record masks: one of the wrong size keeps all 64 ids of its block, masks of
-    /// blocks at both ends of Int64 and of a block without a set change nothing, and the record
+    /// blocks at both ends of Int64 and of a block without a set change nothing, sets at both
+    /// ends of Int64 (a chunk spanning more blocks than Int64 counts) give no id, and the record
     /// is found, nothing else.
     @Test func handMadeRecordMasksAreReadSafely() throws {
         let folder = try TemporaryDirectory("diag-hostile-chunk")
@@ -199,6 +200,7 @@ struct HostileChunkTests {
             SELECT i, 1780000000000000000 + i, 0, 1024, 'p', CASE WHEN i = 5 THEN 'the needle-5 record' ELSE 'other ' || i END FROM n;
             WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 15)
             INSERT INTO message_blocks SELECT i, -9223372036854775808, 9223372036854775807, X'00' FROM n;
+            INSERT INTO message_blocks VALUES (9223372036854775807, 0, 0, X'00'), (-9223372036854775808, 0, 0, X'00');
             INSERT INTO message_record_masks VALUES (0, X'00'), (1, zeroblob(512)), (2, 'text'), (99, zeroblob(512)),
                                                     (-9223372036854775808, X'01'), (9223372036854775807, zeroblob(512));
             PRAGMA user_version = 3;

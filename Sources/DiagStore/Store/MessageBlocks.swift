@@ -155,31 +155,43 @@ enum MessageBlocks {
             """
     }
 
-    /// Whether few enough of the chunk's blocks are candidates for `query` (`selectiveFraction`)
-    /// for `candidateCondition` to beat a scan; false when the chunk cannot tell. With record
-    /// masks and a needle, whether few enough of its records are (`selectiveRecordFraction`):
-    /// the masks leave those alone to read, so a needle in every block but one record in
-    /// twenty is read id by id too.
-    static func isSelective(_ query: BlockQuery, in database: Database) -> Bool {
+    /// How a read uses a chunk's blocks for `query` (`BlockPlan`). With record masks and a
+    /// needle: the ids the masks leave, when they are at most `selectiveRecordFraction` of the
+    /// chunk's, looked up once here and bound to the read (which then reads no set again);
+    /// otherwise the blocks when at most `selectiveFraction` of them are candidates, for
+    /// `candidateCondition` to beat a scan. A scan when the chunk cannot tell.
+    static func plan(_ query: BlockQuery, in database: Database) -> BlockPlan {
         do {
             if query.masks, let positions = query.positions {
+                let bounds = try database.prepare("SELECT (SELECT min(block) FROM \(table)), (SELECT max(block) FROM \(table))")
+                guard try bounds.step(), !bounds.isNull(at: 0) else { return .scan }
+                let (low, high) = (bounds.int64(at: 0), bounds.int64(at: 1))
+                // Blocks the chunk spans, as ids (a hand-made chunk may span more than Int64).
+                let (span, overflow) = high.subtractingReportingOverflow(low)
+                let recordLimit = overflow || span >= Int64.max >> idShift ? Int64.max : ((span + 1) << idShift) / Int64(selectiveRecordFraction)
                 let statement = try database.prepare("""
-                    SELECT count(*), sum(CASE WHEN \(query.whereSQL)
-                                         THEN json_array_length(\(idsFunctionName)(block, \(masksOf(table)), ?)) ELSE 0 END)
-                    FROM \(table)
+                    SELECT ids.value FROM \(table), json_each(\(idsFunctionName)(\(table).block, \(masksOf(table)), ?)) AS ids
+                    WHERE \(query.whereSQL)
                     """)
-                try statement.bind(query.bindings + [SQLBlob(positions)])
-                guard try statement.step() else { return false }
-                let blocks = statement.int64(at: 0), candidates = statement.int64(at: 1)
-                return blocks > 0 && candidates * Int64(selectiveRecordFraction) <= blocks << idShift
+                try statement.bind([SQLBlob(positions)] + query.bindings)
+                var json: [UInt8] = [UInt8(ascii: "[")]
+                var count: Int64 = 0
+                while try statement.step() {
+                    count += 1
+                    guard count <= recordLimit else { return .scan }
+                    if count > 1 { json.append(UInt8(ascii: ",")) }
+                    json.append(contentsOf: String(statement.int64(at: 0)).utf8)
+                }
+                json.append(UInt8(ascii: "]"))
+                return .ids(String(decoding: json, as: UTF8.self))
             }
             let statement = try database.prepare("SELECT count(*), sum(\(query.whereSQL)) FROM \(table)")
             try statement.bind(query.bindings)
-            guard try statement.step() else { return false }
+            guard try statement.step() else { return .scan }
             let total = statement.int64(at: 0), candidates = statement.int64(at: 1)
-            return total > 0 && candidates * Int64(selectiveFraction) <= total
+            return total > 0 && candidates * Int64(selectiveFraction) <= total ? .blocks : .scan
         } catch {
-            return false
+            return .scan
         }
     }
 
@@ -373,6 +385,15 @@ final class MessageBlockWriter {
 
 @available(*, unavailable)
 extension MessageBlockWriter: Sendable {}
+
+/// How a read uses one chunk's blocks (`MessageBlocks.plan`): not at all (a scan), through the
+/// candidate blocks' ids (`MessageBlocks.candidateCondition`), or through the ids the record
+/// masks left, as a JSON array bound to the read.
+enum BlockPlan: Hashable, Sendable {
+    case scan
+    case blocks
+    case ids(String)
+}
 
 /// What a read asks of one chunk's blocks: the trigram positions of the needles its search
 /// index does not serve, and its window when the chunk has no timestamp index (the open chunk,

@@ -50,14 +50,14 @@ struct ChunkCondition {
     /// `tables`: its search index and its block sets used as `trigrams` decides for the read.
     init(filter: StoreFilter, tables: ChunkTables, database: Database, path: String, trigrams: TrigramChoice) {
         self.init(filter: filter, searchIndex: tables.hasSearchIndex,
-                  blocks: BlockQuery(filter: filter, tables: tables).map { ($0, { trigrams.blocksSelective($0, path: path, in: database) }) },
+                  blocks: BlockQuery(filter: filter, tables: tables).map { ($0, { trigrams.blockPlan($0, path: path, in: database) }) },
                   choose: { trigrams.choose($0, in: database) })
     }
 
     /// `choose` picks which trigrams of the needles the chunk's index looks up (the few rarest).
-    /// `blocks`: the chunk's block query (`BlockQuery`, from its tables) and whether it leaves few
-    /// enough candidate blocks; the blocks then narrow the rows read.
-    init(filter: StoreFilter, searchIndex: Bool, blocks: (query: BlockQuery, selective: (BlockQuery) -> Bool)? = nil,
+    /// `blocks`: the chunk's block query (`BlockQuery`, from its tables) and how the read uses
+    /// the blocks (`BlockPlan`); the blocks or the ids they leave then narrow the rows read.
+    init(filter: StoreFilter, searchIndex: Bool, blocks: (query: BlockQuery, plan: (BlockQuery) -> BlockPlan)? = nil,
          choose: ([String]) -> [String] = { $0 }) {
         var clauses: [String] = []
         var values: [SQLValueConvertible?] = []
@@ -79,9 +79,15 @@ struct ChunkCondition {
             clauses.append("id IN (SELECT rowid FROM \(ChunkSchema.searchTable) WHERE \(ChunkSchema.searchTable) MATCH ?)")
             values.append(match)
         }
-        if let blocks, blocks.selective(blocks.query) {
-            clauses.append(MessageBlocks.candidateCondition(blocks.query))
-            values.append(contentsOf: blocks.query.candidateBindings)
+        switch blocks.map({ $0.plan($0.query) }) {
+        case .blocks?:
+            clauses.append(MessageBlocks.candidateCondition(blocks!.query))
+            values.append(contentsOf: blocks!.query.candidateBindings)
+        case .ids(let ids)?:
+            clauses.append("id IN (SELECT value FROM json_each(?))")
+            values.append(ids)
+        case .scan?, nil:
+            break
         }
         // A needle with U+FFFD may match where a message's bytes are not UTF-8 (read as U+FFFD),
         // which `length()` can count as ASCII: no prefilter for it, the caller decides each record.

@@ -65,10 +65,8 @@ struct TrigramRarity {
 /// of 23 probes). A chunk where the order is wrong costs time, never a record. Chunks read on
 /// several threads share one: the first probe happens under the lock.
 ///
-/// It also keeps, per chunk, whether the read uses the chunk's block sets (`MessageBlocks`):
-/// the planner decides it (a chunk read through its sets is read whole, not in time slices,
-/// each of which would look every candidate up again) and the chunk's reader follows, without
-/// probing the sets a second time.
+/// It also keeps, per chunk, whether the read uses the chunk's block sets (`MessageBlocks`), so
+/// that a chunk read in several parts whose sets do not narrow it is probed once.
 final class TrigramChoice: Sendable {
     private let ranking = Mutex<[String]?>(nil)
     private struct BlockKey: Hashable {
@@ -79,14 +77,16 @@ final class TrigramChoice: Sendable {
 
     init() {}
 
-    /// Whether `query` leaves few enough of the chunk's blocks (`MessageBlocks.isSelective`),
-    /// probed once per chunk and read.
-    func blocksSelective(_ query: BlockQuery, path: String, in database: Database) -> Bool {
+    /// How the read uses the chunk's blocks for `query` (`MessageBlocks.plan`). Decided once
+    /// per chunk and read whether the blocks are used; the ids a plan binds are not kept (a
+    /// chunk's reader asks once, and a quarter of a chunk's ids for every chunk of a read
+    /// would be kept to its end).
+    func blockPlan(_ query: BlockQuery, path: String, in database: Database) -> BlockPlan {
         let key = BlockKey(path: path, query: query)
-        if let known = blockDecisions.withLock({ $0[key] }) { return known }
-        let decided = MessageBlocks.isSelective(query, in: database)
-        blockDecisions.withLock { $0[key] = decided }
-        return decided
+        if blockDecisions.withLock({ $0[key] }) == false { return .scan }
+        let plan = MessageBlocks.plan(query, in: database)
+        blockDecisions.withLock { $0[key] = plan != .scan }
+        return plan
     }
 
     func choose(_ trigrams: [String], in database: Database) -> [String] {
