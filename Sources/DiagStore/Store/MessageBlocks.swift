@@ -134,25 +134,17 @@ enum MessageBlocks {
         return blob.isEmpty ? nil : blob
     }
 
-    /// The condition on `records.id` that keeps the rows of the blocks `query` selects: with
-    /// needle positions, the ids `diag_block_ids` keeps of each candidate block (through its
-    /// record masks when the chunk has them, `query.masks`); a window alone, each candidate
-    /// block's 64 ids. Its bindings are `query.candidateBindings`.
+    /// The condition on `records.id` that keeps the rows of the blocks `query` selects: each
+    /// candidate block's 64 ids, looked up by id (a chunk with record masks narrows a needle's
+    /// blocks to ids instead: `plan`). Its bindings are `query.bindings`.
     static func candidateCondition(_ query: BlockQuery) -> String {
-        guard query.positions != nil else {
-            return """
-                id IN (WITH RECURSIVE candidate(value, last) AS (
-                  SELECT block << \(idShift), (block << \(idShift)) | \((1 << idShift) - 1) FROM \(table)
-                  WHERE \(query.whereSQL)
-                  UNION ALL SELECT value + 1, last FROM candidate WHERE value < last)
-                SELECT value FROM candidate)
-                """
-        }
-        let masks = query.masks ? masksOf(table) : "NULL"
-        return """
-            id IN (SELECT ids.value FROM \(table), json_each(\(idsFunctionName)(\(table).block, \(masks), ?)) AS ids
-            WHERE \(query.whereSQL))
-            """
+        """
+        id IN (WITH RECURSIVE candidate(value, last) AS (
+          SELECT block << \(idShift), (block << \(idShift)) | \((1 << idShift) - 1) FROM \(table)
+          WHERE \(query.whereSQL)
+          UNION ALL SELECT value + 1, last FROM candidate WHERE value < last)
+        SELECT value FROM candidate)
+        """
     }
 
     /// How a read uses a chunk's blocks for `query` (`BlockPlan`). With record masks and a
@@ -170,7 +162,8 @@ enum MessageBlocks {
                 let (span, overflow) = high.subtractingReportingOverflow(low)
                 let recordLimit = overflow || span >= Int64.max >> idShift ? Int64.max : ((span + 1) << idShift) / Int64(selectiveRecordFraction)
                 let statement = try database.prepare("""
-                    SELECT ids.value FROM \(table), json_each(\(idsFunctionName)(\(table).block, \(masksOf(table)), ?)) AS ids
+                    SELECT ids.value FROM \(table), json_each(\(idsFunctionName)(\(table).block,
+                      (SELECT masks FROM \(masksTable) WHERE \(masksTable).block = \(table).block), ?)) AS ids
                     WHERE \(query.whereSQL)
                     """)
                 try statement.bind([SQLBlob(positions)] + query.bindings)
@@ -195,10 +188,6 @@ enum MessageBlocks {
         }
     }
 
-    /// The record masks of the `blocks` row's block, as a scalar subquery.
-    private static func masksOf(_ blocks: String) -> String {
-        "(SELECT masks FROM \(masksTable) WHERE \(masksTable).block = \(blocks).block)"
-    }
 
     /// `diag_block_may_contain(bits, positions)`: 0 when `bits` is a set of `byteCount` bytes
     /// that lacks one of the positions; 1 otherwise (a set of another size may hold anything).
@@ -435,11 +424,5 @@ struct BlockQuery: Hashable {
         if let start { values.append(start) }
         if let end { values.append(end) }
         return values
-    }
-
-    /// The values of `MessageBlocks.candidateCondition`: the positions for `diag_block_ids`
-    /// first, when there are positions, then `bindings`.
-    var candidateBindings: [SQLValueConvertible?] {
-        (positions.map { [SQLBlob($0)] } ?? []) + bindings
     }
 }

@@ -82,7 +82,7 @@ struct ChunkCondition {
         switch blocks.map({ $0.plan($0.query) }) {
         case .blocks?:
             clauses.append(MessageBlocks.candidateCondition(blocks!.query))
-            values.append(contentsOf: blocks!.query.candidateBindings)
+            values.append(contentsOf: blocks!.query.bindings)
         case .ids(let ids)?:
             clauses.append("id IN (SELECT value FROM json_each(?))")
             values.append(ids)
