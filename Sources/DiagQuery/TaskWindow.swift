@@ -63,6 +63,9 @@ struct OrderedParallelParts<Block: Sendable, Worker> {
     let threads: Int
     let window: Int
     let channelCapacity: Int
+    /// Chunk connections each thread keeps open for its next task (`ChunkConnections`): 2 for
+    /// time slices, which come back to a chunk; 1 where every task is another chunk.
+    var keptConnections = 2
 
     func run(
         makeWorker: @escaping @Sendable () -> Worker,
@@ -72,13 +75,13 @@ struct OrderedParallelParts<Block: Sendable, Worker> {
         let channels = tasks.map { _ in BatchChannel<Block>(capacity: channelCapacity) }
         let schedule = TaskWindow(count: tasks.count, window: window)
         let group = DispatchGroup()
-        let tasks = tasks
+        let (tasks, keptConnections) = (tasks, keptConnections)
         for _ in 0..<min(threads, tasks.count) {
             group.enter()
             Thread.detachNewThread {
                 defer { group.leave() }
                 var worker = makeWorker()
-                let connections = ChunkConnections()
+                let connections = ChunkConnections(capacity: keptConnections)
                 while let index = schedule.take() {
                     do {
                         for part in tasks[index] {
