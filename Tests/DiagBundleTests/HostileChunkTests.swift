@@ -127,20 +127,24 @@ struct HostileChunkTests {
         #expect(try database.scalarInt("SELECT count(*) FROM records WHERE signpostScope IS NULL") == 1)
     }
 
-    /// The writer's block sets (`message_blocks`) come in bundles too: a table of that name
-    /// defined otherwise is refused like any object the store never writes.
-    @Test func blockSetsDefinedOtherwiseAreRefused() throws {
+    /// The writer's block sets (`message_blocks`) and their record masks
+    /// (`message_record_masks`) come in bundles too: a table of either name defined otherwise
+    /// is refused like any object the store never writes.
+    @Test(arguments: [
+        ("message_blocks", "CREATE TABLE message_blocks (block INTEGER PRIMARY KEY, oldest INTEGER NOT NULL, newest INTEGER NOT NULL, bits BLOB NOT NULL, note TEXT)"),
+        ("message_record_masks", "CREATE TABLE message_record_masks (block INTEGER PRIMARY KEY, masks BLOB)"),
+    ])
+    func blockTablesDefinedOtherwiseAreRefused(table: String, definition: String) throws {
         let folder = try TemporaryDirectory("diag-hostile-chunk")
         let bundle = try makeBundle(in: folder, chunkSQL: """
             \(currentRecordsTable);
-            CREATE TABLE message_blocks (block INTEGER PRIMARY KEY, oldest INTEGER NOT NULL, newest INTEGER NOT NULL,
-                                         bits BLOB NOT NULL, note TEXT);
+            \(definition);
             PRAGMA user_version = 3;
             """)
         for command in [["show", bundle.path], ["verify", bundle.path]] {
             let result = try diag(command, cacheIn: folder)
             #expect(result.status == 65, "\(command): \(result.stderr)")
-            #expect(result.stderr.contains("table 'message_blocks', not defined as this store defines it"), "\(result.stderr)")
+            #expect(result.stderr.contains("table '\(table)', not defined as this store defines it"), "\(result.stderr)")
         }
     }
 
@@ -167,21 +171,6 @@ struct HostileChunkTests {
         #expect(shown.stdout.split(separator: "\n").count == 1, "\(shown.stdout)")
         #expect(shown.stdout.contains("the needle-5 record"))
         #expect(try diag(["verify", bundle.path], cacheIn: folder).status == 0)
-    }
-
-    /// The blocks' record masks (`message_record_masks`) likewise: defined otherwise, refused.
-    @Test func recordMasksDefinedOtherwiseAreRefused() throws {
-        let folder = try TemporaryDirectory("diag-hostile-chunk")
-        let bundle = try makeBundle(in: folder, chunkSQL: """
-            \(currentRecordsTable);
-            CREATE TABLE message_record_masks (block INTEGER PRIMARY KEY, masks BLOB);
-            PRAGMA user_version = 3;
-            """)
-        for command in [["show", bundle.path], ["verify", bundle.path]] {
-            let result = try diag(command, cacheIn: folder)
-            #expect(result.status == 65, "\(command): \(result.stderr)")
-            #expect(result.stderr.contains("table 'message_record_masks', not defined as this store defines it"), "\(result.stderr)")
-        }
     }
 
     /// Hand-made record masks: one of the wrong size keeps all 64 ids of its block, masks of

@@ -169,19 +169,27 @@ import TestSupport
         #expect(try ids(Int64.max >> 6, nil) == 64)
     }
 
-    /// A chunk whose sets were written before the record masks keeps its sets without them when
-    /// a newer writer appends: its earlier rows have no mask.
-    @Test func aChunkWithSetsButNoMasksKeepsWithout() throws {
-        let folder = try TemporaryDirectory()
+    /// A store whose one chunk holds a record "an older writer's needle-old" written without
+    /// `table` (dropped, as an older writer would not have made it), reopened, and appended
+    /// records 1 to 1,999 "newer N needle-new"; and the chunk's path.
+    private func reopenedAfterDropping(_ table: String, in folder: TemporaryDirectory) throws -> (LogStore, String) {
         let url = folder.file("s.logarchive")
         var store: LogStore? = try LogStore.open(at: url, create: true)
         try store?.append([LogRecord(timestamp: StoreTestRecords.base, eventMessage: "an older writer's needle-old")])
         let path = try #require(store.map { $0.chunkPath($0.info.chunks[0].file) })
         try store?.close()
         store = nil
-        try Database(path: path).execute("DROP TABLE \(MessageBlocks.masksTable)")
+        try Database(path: path).execute("DROP TABLE \(table)")
         let reopened = try LogStore.open(at: url)
         try reopened.append((1..<2_000).map { LogRecord(timestamp: StoreTestRecords.base + Int64($0), eventMessage: "newer \($0) needle-new") })
+        return (reopened, path)
+    }
+
+    /// A chunk whose sets were written before the record masks keeps its sets without them when
+    /// a newer writer appends: its earlier rows have no mask.
+    @Test func aChunkWithSetsButNoMasksKeepsWithout() throws {
+        let folder = try TemporaryDirectory()
+        let (reopened, path) = try reopenedAfterDropping(MessageBlocks.masksTable, in: folder)
         let database = try Database(path: path, options: .init(readOnly: true))
         #expect(try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = '\(MessageBlocks.masksTable)'") == 0)
         #expect(try database.scalarInt("SELECT count(*) FROM \(MessageBlocks.table)") == 32)
@@ -236,15 +244,7 @@ import TestSupport
     /// appended now: sets for those alone would hide the older rows from a search.
     @Test func aChunkWithRowsButNoSetsIsLeftWithout() throws {
         let folder = try TemporaryDirectory()
-        let url = folder.file("s.logarchive")
-        var store: LogStore? = try LogStore.open(at: url, create: true)
-        try store?.append([LogRecord(timestamp: StoreTestRecords.base, eventMessage: "an older writer's needle-old")])
-        let path = try #require(store.map { $0.chunkPath($0.info.chunks[0].file) })
-        try store?.close()
-        store = nil
-        try Database(path: path).execute("DROP TABLE \(MessageBlocks.table)")
-        let reopened = try LogStore.open(at: url)
-        try reopened.append((1..<2_000).map { LogRecord(timestamp: StoreTestRecords.base + Int64($0), eventMessage: "newer \($0)") })
+        let (reopened, path) = try reopenedAfterDropping(MessageBlocks.table, in: folder)
         #expect(try Database(path: path, options: .init(readOnly: true))
             .scalarInt("SELECT count(*) FROM sqlite_master WHERE name = '\(MessageBlocks.table)'") == 0)
         #expect(try reopened.records(filter: StoreFilter(messageSearch: ["needle-old"])).all().count == 1)
