@@ -149,6 +149,49 @@ import TestSupport
         }
     }
 
+    /// A busy diagd's store: sealed chunks apart in time, a first chunk that spans them (a
+    /// record timed by the clock, long after the others), and the open chunk spanning them too.
+    /// Searched for a word, every chunk is read whole: the sealed ones as one chain read at
+    /// once, the spanning ones as chains of their own, all merged by time, and the output is
+    /// the single thread's, with a limit too.
+    @Test(arguments: [2, 3])
+    func chainsOfChunksApartInTimeGiveTheSingleThreadOutput(threads: Int) throws {
+        let folder = try TemporaryDirectory("overlapping-chains")
+        let url = folder.file("store")
+        let writer = try LogStore.open(at: url, create: true)
+        defer { try? writer.close() }
+        let generated = Array(RecordGenerator(GeneratorOptions(count: 6 * 6_000, seed: 17)))
+        var expected: [LogRecord] = []
+        for chunk in 0..<6 {
+            var records = Array(generated[chunk * 6_000..<(chunk + 1) * 6_000])
+            if chunk == 0 || chunk == 5 {
+                // Spread over the whole time of the others, and one record days later.
+                for index in records.indices { records[index].timestamp = generated[index * 6].timestamp + 1 }
+                records[records.count - 1].timestamp = generated[generated.count - 1].timestamp + 3 * 86_400 * 1_000_000_000
+            }
+            try writer.append(records)
+            expected += records
+            if chunk < 5 { try writer.rotate() }
+        }
+        try writer.sealPendingChunks()
+        expected.sort { $0.timestamp < $1.timestamp }
+        let words = Dictionary(grouping: expected.flatMap { $0.eventMessage.split(separator: " ").map(String.init) }, by: { $0 })
+        let word = try #require(words.filter { $0.key.count >= 5 && (300...3_000).contains($0.value.count) }
+            .min { ($0.value.count, $0.key) < ($1.value.count, $1.key) }?.key)
+        let needle = TextFolding.fold(word, caseInsensitive: true, diacriticInsensitive: true)
+        let selected = expected.filter { TextFolding.fold($0.eventMessage, caseInsensitive: true, diacriticInsensitive: true).contains(needle) }
+        let filter = StoreFilter(messageSearch: [needle])
+        let plan = try #require(LogStore.openForReading(at: url).records(filter: filter).overlappingParts(threads: threads))
+        #expect(plan.parts.isEmpty)
+        #expect(plan.whole.map(\.count).sorted() == [1, 1, 4], "the sealed chunks apart in time are one chain")
+        let single = try Self.output(filter, url, threads: 1)
+        #expect(single == Self.ndjson(selected))
+        #expect(try Self.output(filter, url, threads: threads) == single)
+        var limited = filter
+        limited.limit = selected.count / 3
+        #expect(try Self.output(limited, url, threads: threads) == Self.ndjson(Array(selected.prefix(selected.count / 3))))
+    }
+
     @Test(arguments: [1, 2, 3])
     func aLimitCutsTheMergedRows(threads: Int) throws {
         let folder = try TemporaryDirectory("overlapping-limit")
