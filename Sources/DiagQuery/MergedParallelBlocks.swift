@@ -53,8 +53,11 @@ struct MergedParallelBlocks {
         let channelCapacity = max(2, Self.bufferedBytes / (max(1, streams.count) * window * StoreRows.blockSize))
         for (index, (parts, channel)) in zip(streams, channels).enumerated() {
             // A chain's parts are each another chunk: a connection kept for the next is a page
-            // cache held for nothing (a common phrase through diagd at 10M peaked at 70 MB).
-            let kept = index == 0 && !plan.parts.isEmpty ? 2 : 1
+            // cache held for nothing (a common phrase through diagd at 10M peaked at 70 MB). A
+            // time slice reads every sealed chunk it meets, and the next slice the same ones:
+            // with fewer kept than that (three for a one-minute window through diagd, the
+            // first chunk spanning the others), each slice opened its chunks again.
+            let kept = index == 0 && !plan.parts.isEmpty ? max(2, parts.map(\.chunkCount).max() ?? 2) : 1
             group.enter()
             Thread.detachNewThread {
                 defer { group.leave() }

@@ -268,6 +268,8 @@ public struct RecordCursorPart: Sendable {
 
     /// The first chunk (the only one of a `disjointParts()` part).
     var chunk: ChunkInfo { chunks[0] }
+    /// How many chunks the part reads.
+    public var chunkCount: Int { chunks.count }
 
     /// The part's records, in time order; errors name the chunk file. `connections` (one
     /// thread's) keeps the chunks open for that thread's next part.
