@@ -16,6 +16,14 @@ import TestSupport
         #expect(made.status == 0, "\(made.stderr)")
         let note = try #require(made.stderr.split(separator: "\n").first { $0.hasPrefix("Note: this bundle unpacks to") }, "\(made.stderr)")
         let suggested = try #require(note.firstMatch(of: /DIAG_UNPACK_LIMIT=(\d+M)/)?.1)
+        // The size the note gives is what the readers count, to the byte: it opens the bundle,
+        // and a byte less does not (the manifest was left out of it, and at 10M records the
+        // rounding to MiB no longer covered it).
+        let bytes = try #require(note.firstMatch(of: /unpacks to (\d+) bytes/).flatMap { Int($0.1) })
+        let exact = try diag(["verify", bundle], environment: ["DIAG_UNPACK_LIMIT": String(bytes), "XDG_CACHE_HOME": folder.file("cache").path])
+        #expect(exact.status == 0, "\(exact.stderr)")
+        let short = try diag(["verify", bundle], environment: ["DIAG_UNPACK_LIMIT": String(bytes - 1), "XDG_CACHE_HOME": folder.file("cache").path])
+        #expect(short.status == 65, "\(short.stderr)")
 
         let refused = try diag(["show", bundle], environment: small)
         #expect(refused.status == 65, "\(refused.stderr)")
