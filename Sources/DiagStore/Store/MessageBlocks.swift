@@ -45,8 +45,9 @@ enum MessageBlocks {
     static let createMasks = """
         CREATE TABLE IF NOT EXISTS \(masksTable) (block INTEGER PRIMARY KEY, masks BLOB NOT NULL)
         """
-    /// Bytes of a block's record masks: 64 × 8.
-    static let masksByteCount = (1 << Int(idShift)) * 8
+    /// Records per block, and bytes of a block's record masks: 64 × 8.
+    static let recordsPerBlock = 1 << Int(idShift)
+    static let masksByteCount = recordsPerBlock * 8
     /// Record ids per block: 1 << 6 = 64. Small, so that a needle found in one record of a
     /// thousand leaves few blocks to read (with 512, a third of them held one).
     static let idShift: Int64 = 6
@@ -161,19 +162,21 @@ enum MessageBlocks {
                 // Blocks the chunk spans, as ids (a hand-made chunk may span more than Int64).
                 let (span, overflow) = high.subtractingReportingOverflow(low)
                 let recordLimit = overflow || span >= Int64.max >> idShift ? Int64.max : ((span + 1) << idShift) / Int64(selectiveRecordFraction)
+                // Each candidate block's ids as `diag_block_ids` writes them, joined into one
+                // array: no id is parsed and written again.
                 let statement = try database.prepare("""
-                    SELECT ids.value FROM \(table), json_each(\(idsFunctionName)(\(table).block,
-                      (SELECT masks FROM \(masksTable) WHERE \(masksTable).block = \(table).block), ?)) AS ids
-                    WHERE \(query.whereSQL)
+                    SELECT \(idsFunctionName)(block, (SELECT masks FROM \(masksTable) WHERE \(masksTable).block = \(table).block), ?)
+                    FROM \(table) WHERE \(query.whereSQL)
                     """)
                 try statement.bind([SQLBlob(positions)] + query.bindings)
                 var json: [UInt8] = [UInt8(ascii: "[")]
                 var count: Int64 = 0
                 while try statement.step() {
-                    count += 1
+                    guard let ids = statement.isNull(at: 0) ? nil : statement.string(at: 0), ids.utf8.count > 2 else { continue }
+                    count += 1 + Int64(ids.utf8.count(where: { $0 == UInt8(ascii: ",") }))
                     guard count <= recordLimit else { return .scan }
-                    if count > 1 { json.append(UInt8(ascii: ",")) }
-                    json.append(contentsOf: String(statement.int64(at: 0)).utf8)
+                    if json.count > 1 { json.append(UInt8(ascii: ",")) }
+                    json.append(contentsOf: ids.utf8.dropFirst().dropLast())
                 }
                 json.append(UInt8(ascii: "]"))
                 return .ids(String(decoding: json, as: UTF8.self))
@@ -187,7 +190,6 @@ enum MessageBlocks {
             return .scan
         }
     }
-
 
     /// `diag_block_may_contain(bits, positions)`: 0 when `bits` is a set of `byteCount` bytes
     /// that lacks one of the positions; 1 otherwise (a set of another size may hold anything).
@@ -230,7 +232,7 @@ enum MessageBlocks {
         }
         var json: [UInt8] = [UInt8(ascii: "[")]
         json.reserveCapacity(stored == nil ? 1_400 : 64)
-        for record in 0..<(1 << Int(idShift)) {
+        for record in 0..<recordsPerBlock {
             if let stored {
                 let mask = UInt64(littleEndian: stored.loadUnaligned(fromByteOffset: record * 8, as: UInt64.self))
                 guard mask & wanted == wanted else { continue }
@@ -276,7 +278,7 @@ final class MessageBlockWriter {
     private var oldest = Int64.max
     private var newest = Int64.min
     private let words = UnsafeMutablePointer<UInt64>.allocate(capacity: MessageBlocks.wordCount)
-    private let recordMasks = UnsafeMutablePointer<UInt64>.allocate(capacity: 1 << Int(MessageBlocks.idShift))
+    private let recordMasks = UnsafeMutablePointer<UInt64>.allocate(capacity: MessageBlocks.recordsPerBlock)
 
     /// `masks`: whether the chunk has the record masks' table.
     init(_ database: Database, masks: Bool) throws {
@@ -285,7 +287,7 @@ final class MessageBlockWriter {
         loadMasks = masks ? try database.prepare("SELECT masks FROM \(MessageBlocks.masksTable) WHERE block = ?") : nil
         saveMasks = masks ? try database.prepare("INSERT OR REPLACE INTO \(MessageBlocks.masksTable) (block, masks) VALUES (?, ?)") : nil
         words.initialize(repeating: 0, count: MessageBlocks.wordCount)
-        recordMasks.initialize(repeating: 0, count: 1 << Int(MessageBlocks.idShift))
+        recordMasks.initialize(repeating: 0, count: MessageBlocks.recordsPerBlock)
     }
 
     deinit {
@@ -298,7 +300,7 @@ final class MessageBlockWriter {
     func add(id: Int64, timestamp: Int64, message: UnsafeBufferPointer<UInt8>) throws {
         let rowBlock = id >> MessageBlocks.idShift
         if rowBlock != block { try move(to: rowBlock) }
-        recordMasks[Int(id & ((1 << MessageBlocks.idShift) - 1))] |= MessageBlocks.add(message, to: words)
+        recordMasks[Int(id & Int64(MessageBlocks.recordsPerBlock - 1))] |= MessageBlocks.add(message, to: words)
         oldest = min(oldest, timestamp)
         newest = max(newest, timestamp)
         dirty = true
@@ -316,7 +318,7 @@ final class MessageBlockWriter {
         if let saveMasks {
             defer { saveMasks.reset() }
             try saveMasks.bind(block, at: 1)
-            try saveMasks.bind(blob: Self.littleEndianBytes(recordMasks, count: 1 << Int(MessageBlocks.idShift)), at: 2)
+            try saveMasks.bind(blob: Self.littleEndianBytes(recordMasks, count: MessageBlocks.recordsPerBlock), at: 2)
             _ = try saveMasks.step()
         }
         dirty = false
@@ -352,7 +354,7 @@ final class MessageBlockWriter {
         try flush()
         block = newBlock
         words.update(repeating: 0, count: MessageBlocks.wordCount)
-        recordMasks.update(repeating: 0, count: 1 << Int(MessageBlocks.idShift))
+        recordMasks.update(repeating: 0, count: MessageBlocks.recordsPerBlock)
         oldest = .max
         newest = .min
         defer { load.reset() }
@@ -366,7 +368,7 @@ final class MessageBlockWriter {
             try loadMasks.bind(newBlock, at: 1)
             // A block whose set was stored without masks: its earlier records match anything.
             let stored = try loadMasks.step() ? loadMasks.blob(at: 0) : []
-            Self.merge(stored, into: recordMasks, count: 1 << Int(MessageBlocks.idShift))
+            Self.merge(stored, into: recordMasks, count: MessageBlocks.recordsPerBlock)
         }
         dirty = true
     }
