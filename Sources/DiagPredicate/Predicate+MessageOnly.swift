@@ -25,9 +25,28 @@ extension Predicate {
 }
 
 extension Comparison {
-    /// `message MATCHES "literal"` (no diacritic folding) on ASCII bytes, when the regex's
-    /// automaton decides it; nil otherwise.
+    /// The comparison decided on the message's bytes, without a `String` or a record, when
+    /// that is sure to give `evaluate`'s answer; nil otherwise:
+    /// - `message MATCHES "literal"` (no diacritic folding) on ASCII bytes, when the regex's
+    ///   automaton decides it;
+    /// - a string operator with a literal on ASCII bytes, compared in place as `foldedMatch`
+    ///   compares ASCII text;
+    /// - `message CONTAINS` an ASCII needle found among the ASCII bytes of other text
+    ///   (`StringSearch.asciiNeedleFound`): true.
     func matchesMessage(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        if let (field, needle) = stringNeedle, field == .eventMessage {
+            var needle = needle
+            let folding = self.folding
+            return needle.withUTF8 { needle -> Bool? in
+                if StringSearch.isASCII(bytes) {
+                    return StringSearch.asciiMatch(bytes, needle, op, lowercasing: folding.caseInsensitive)
+                }
+                if op == .contains, StringSearch.asciiNeedleFound(bytes, needle, lowercasing: folding.caseInsensitive) {
+                    return true
+                }
+                return nil
+            }
+        }
         guard qualifier == nil, op == .matches, case .field(.eventMessage, _) = left, !folding.isActive,
               case .regex(let matcher)? = pattern, StringSearch.isASCII(bytes)
         else { return nil }

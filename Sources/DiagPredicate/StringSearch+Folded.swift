@@ -12,6 +12,12 @@ extension StringSearch {
             }
         }
         if let asciiResult { return asciiResult }
+        if op == .contains {
+            let found = text.withUTF8 { haystack in
+                needle.withUTF8 { needle in asciiNeedleFound(haystack, needle, lowercasing: folding.caseInsensitive) }
+            }
+            if found { return true }
+        }
         let folded = folding.apply(text)
         switch op {
         case .equal: return equal(folded, needle)
@@ -44,7 +50,7 @@ extension StringSearch {
         lowercasing && byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
     }
 
-    private static func asciiMatch(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, _ op: ComparisonOperator, lowercasing: Bool) -> Bool {
+    static func asciiMatch(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, _ op: ComparisonOperator, lowercasing: Bool) -> Bool {
         func matchesAt(_ start: Int) -> Bool {
             for offset in 0..<needle.count where lower(haystack[start + offset], lowercasing) != needle[offset] { return false }
             return true
@@ -57,6 +63,35 @@ extension StringSearch {
         case .contains: return asciiContains(haystack, needle, lowercasing: lowercasing)
         default: return false
         }
+    }
+
+    /// Whether an ASCII `needle` (folded already) occurs among `haystack`'s ASCII bytes, those
+    /// lowered when `lowercasing`, followed by an ASCII byte or the end. Then the folded text
+    /// contains it too, whatever the text's other characters: folding is local between ASCII
+    /// characters (`TextFolding.foldByRuns`), so those bytes stand in the folded text as they
+    /// are, and a match may end there since no combining scalar follows (`contains`). False
+    /// says nothing: a character outside ASCII may fold into the needle (`ﬁ`, the Kelvin sign),
+    /// and a match that a combining mark follows is no match; the text must then be folded.
+    /// A log line with one `…` or `é` is thus searched in place, without a folded copy.
+    static func asciiNeedleFound(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowercasing: Bool) -> Bool {
+        guard let first = needle.first, needle.count <= haystack.count, first != 0,
+              needle.allSatisfy({ $0 < 0x80 && $0 != 0 })
+        else { return false }
+        var start = 0
+        let last = haystack.count - needle.count
+        outer: while start <= last {
+            if lower(haystack[start], lowercasing) == first {
+                // A haystack byte of 0x80 or above never equals an ASCII needle byte.
+                for offset in 1..<needle.count where lower(haystack[start + offset], lowercasing) != needle[offset] {
+                    start += 1
+                    continue outer
+                }
+                let end = start + needle.count
+                if end == haystack.count || haystack[end] < 0x80 { return true }
+            }
+            start += 1
+        }
+        return false
     }
 
     /// Whether `needle` occurs in `haystack`, comparing the haystack's ASCII letters lowered

@@ -1,5 +1,6 @@
 import DiagModel
 import Testing
+import TestSupport
 
 @testable import DiagPredicate
 
@@ -38,6 +39,39 @@ import Testing
             }
         }
         #expect(matched > 100, "the predicates match some records, not none")
+    }
+
+    /// String operators on messages mixing ASCII with characters that fold into ASCII, marks
+    /// that end no match (`\u{301}`, `\u{20DD}`), `…`, NUL and bytes that are not UTF-8: the
+    /// answer on the bytes (found in place when it can be) is the one of folding the message.
+    @Test func stringOperatorsOnMixedMessagesAgreeWithFoldingTheMessage() throws {
+        var random = SeededPicker(state: 11)
+        let pieces: [[UInt8]] = ["a", "b", "K", "k", "s", " ", "fi", "ﬁ", "\u{212A}", "ß", "É", "e\u{301}", "\u{301}",
+                                 "\u{20DD}", "…", "\u{0}", "日"].map { Array($0.utf8) } + [[0xFF], [0xC3]]
+        let predicates = try ["message CONTAINS 'ab'", "message CONTAINS[c] 'kb'", "message CONTAINS[d] 'e'", "message CONTAINS[cd] 'fi'",
+                              "message CONTAINS[cd] 'SS'", "message CONTAINS[cd] 'a b'", "message CONTAINS[c] 'é'", "message CONTAINS '…'",
+                              "message BEGINSWITH[c] 'k'", "message ENDSWITH[cd] 'e'", "message == 'ab'", "message CONTAINS[cd] 'ﬁk'"]
+            .map { try Predicate.parse($0) }
+        var matched = 0
+        for _ in 0..<6_000 {
+            let bytes = (0..<random.int(10)).flatMap { _ in random.pick(pieces) }
+            let predicate = random.pick(predicates)
+            guard case .comparison(let comparison) = predicate.executionNode, let (_, needle) = comparison.stringNeedle else {
+                Issue.record("not a string comparison: \(predicate)")
+                return
+            }
+            let text = String(decoding: bytes, as: UTF8.self), folded = comparison.folding.apply(text)
+            let expected = switch comparison.op {
+            case .contains: StringSearch.contains(folded, needle)
+            case .beginsWith: StringSearch.hasPrefix(folded, needle)
+            case .endsWith: StringSearch.hasSuffix(folded, needle)
+            default: StringSearch.equal(folded, needle)
+            }
+            if expected { matched += 1 }
+            #expect(bytes.withUnsafeBufferPointer { predicate.evaluate(messageUTF8: $0) } == expected, "\(predicate) on \(bytes)")
+            #expect(predicate.evaluate(message: text) == expected, "\(predicate) on \(text.debugDescription)")
+        }
+        #expect(matched > 600 && matched < 5_400, "both answers are tried: \(matched) matched")
     }
 
     @Test func theMessageBytesGiveTheMessagesAnswer() throws {

@@ -33,6 +33,27 @@ import TestSupport
         }
     }
 
+    /// Messages mixing ASCII with characters that fold into ASCII (`ﬁ`, the Kelvin sign, `ß`,
+    /// `É`), marks, `…` and NUL, against folding the whole message: an ASCII needle is searched
+    /// among the ASCII bytes in place, and a message is folded only when it is not found there.
+    @Test func mixedMessagesAgreeWithFoldingTheWholeMessage() throws {
+        let folder = try TemporaryDirectory()
+        let database = try database(folder)
+        var random = SeededPicker(state: 7)
+        let pieces = ["a", "b", "K", "k", "s", " ", "fi", "ﬁ", "\u{212A}", "ß", "É", "e\u{301}", "\u{301}", "\u{20DD}", "…", "\u{0}", "日"]
+        let needles = ["ab", "k", "kb", "fi", "ss", "e", "a b", "sk", "é", "…", "ﬁk"]
+        var found = 0
+        for _ in 0..<4_000 {
+            let message = (0..<random.int(12)).map { _ in random.pick(pieces) }.joined()
+            let needle = random.pick(needles)
+            let expected = truth(message, needle)
+            if expected { found += 1 }
+            #expect(try sqlAnswer(database, message, MessageSearchIndex.fold(needle)) == (expected ? 1 : 0),
+                    "\(message.debugDescription) \(needle.debugDescription)")
+        }
+        #expect(found > 500 && found < 3_500, "both answers are tried: \(found) found")
+    }
+
     @Test func otherMessagesAreFoldedForCaseAndDiacritics() throws {
         let folder = try TemporaryDirectory()
         let database = try database(folder)

@@ -35,22 +35,36 @@ enum FoldedContainsFunction {
     }
 
     /// Whether the message, folded, contains the folded needle: on the bytes while the message
-    /// is ASCII, through `TextFolding` as soon as a byte is not (or is NUL).
+    /// is ASCII. A byte that is not (or is NUL) sends the message through `TextFolding`, unless
+    /// the needle is ASCII: then the search goes on in place, since folding keeps the message's
+    /// ASCII bytes as they are, lowered (it is local between ASCII characters:
+    /// `TextFolding.foldByRuns`), so a match among them is a match in the folded message; only
+    /// a message where none is found is folded (another character may fold into the needle).
+    /// Most log lines with a `…` or an `é` are so decided without a folded copy.
     static func contains(_ message: UnsafeBufferPointer<UInt8>, foldedNeedle needle: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = needle.first else { return true }
         let count = message.count
         var index = 0
+        var plain = true
         while index < count {
             let byte = message[index]
-            if byte >= 0x80 || byte == 0 { return foldedContains(message, needle) }
+            if byte >= 0x80 || byte == 0 {
+                if plain {
+                    guard needle.allSatisfy({ $0 < 0x80 && $0 != 0 }) else { return foldedContains(message, needle) }
+                    plain = false
+                }
+                index += 1
+                continue
+            }
             if lower(byte) == first, index + needle.count <= count {
+                // With an ASCII needle, a byte of 0x80 or above (or NUL) never compares equal.
                 var offset = 1
                 while offset < needle.count, lower(message[index + offset]) == needle[offset] { offset += 1 }
                 if offset == needle.count { return true }
             }
             index += 1
         }
-        return false
+        return plain ? false : foldedContains(message, needle)
     }
 
     @inline(__always) private static func lower(_ byte: UInt8) -> UInt8 {
