@@ -1,3 +1,4 @@
+import DiagGenerator
 import DiagModel
 import Foundation
 import Testing
@@ -14,7 +15,7 @@ import TestSupport
         words.initialize(repeating: 0, count: MessageBlocks.wordCount)
         for message in messages {
             var message = message
-            _ = message.withUTF8 { MessageBlocks.add($0, to: words) }
+            message.withUTF8 { MessageBlocks.add($0, to: words) }
         }
         return (0..<MessageBlocks.wordCount).flatMap { index in
             withUnsafeBytes(of: words[index].littleEndian) { Array($0) }
@@ -150,6 +151,52 @@ import TestSupport
         #expect((4 * 60...4 * 64).contains(whole ?? -1), "\(whole ?? -1) ids read")
     }
 
+    /// A block's record masks as the writer stores them (128 bits a record) and as the first
+    /// writer did (64 bits, `position & 63`), from the same messages; with `diag_block_ids`,
+    /// both keep every record holding the needle, the wide ones never more records than the
+    /// narrow ones, and over generated messages fewer (the reason they are wide).
+    @Test func wideAndNarrowMasksKeepEveryMatchAndWideOnesFewerOthers() throws {
+        let database = try Database(path: ":memory:")
+        let words = UnsafeMutablePointer<UInt64>.allocate(capacity: MessageBlocks.wordCount)
+        let masks = UnsafeMutablePointer<UInt64>.allocate(capacity: MessageBlocks.recordsPerBlock * MessageBlocks.maskWords)
+        defer { words.deallocate(); masks.deallocate() }
+        let messages = RecordGenerator(GeneratorOptions(count: 6_400, seed: 3)).map(\.eventMessage)
+        let needles = ["delivering push", "batch ", "title is a required value", "sync", "zebra-unicode-token", "é…"]
+        var kept = (wide: 0, narrow: 0, matches: 0)
+        for start in stride(from: 0, to: messages.count, by: MessageBlocks.recordsPerBlock) {
+            let block = Array(messages[start..<start + MessageBlocks.recordsPerBlock])
+            words.initialize(repeating: 0, count: MessageBlocks.wordCount)
+            masks.initialize(repeating: 0, count: MessageBlocks.recordsPerBlock * MessageBlocks.maskWords)
+            for (record, message) in block.enumerated() {
+                var message = message
+                message.withUTF8 { MessageBlocks.add($0, to: words, mask: masks + record * MessageBlocks.maskWords) }
+            }
+            let wide = (0..<MessageBlocks.recordsPerBlock * MessageBlocks.maskWords).flatMap { withUnsafeBytes(of: masks[$0].littleEndian) { Array($0) } }
+            let narrow = (0..<MessageBlocks.recordsPerBlock).flatMap { record in
+                withUnsafeBytes(of: (masks[2 * record] | masks[2 * record + 1]).littleEndian) { Array($0) }
+            }
+            #expect(wide.count == MessageBlocks.masksByteCount && narrow.count == MessageBlocks.narrowMasksByteCount)
+            for needle in needles {
+                let positions = SQLBlob(try #require(MessageBlocks.positions(ofNeedles: [needle])))
+                func ids(_ masks: [UInt8]) throws -> Set<Int64> {
+                    let statement = try database.prepare("SELECT value FROM json_each(diag_block_ids(0, ?, ?))")
+                    try statement.bind([SQLBlob(masks), positions])
+                    var ids: Set<Int64> = []
+                    while try statement.step() { ids.insert(statement.int64(at: 0)) }
+                    return ids
+                }
+                let matching = Set(block.indices.filter { MessageSearchIndex.fold(block[$0]).contains(MessageSearchIndex.fold(needle)) }.map(Int64.init))
+                let (wideIDs, narrowIDs) = (try ids(wide), try ids(narrow))
+                #expect(matching.isSubset(of: wideIDs) && wideIDs.isSubset(of: narrowIDs), "\(needle) in block \(start / 64)")
+                kept.wide += wideIDs.count
+                kept.narrow += narrowIDs.count
+                kept.matches += matching.count
+            }
+        }
+        #expect(kept.matches > 100, "the needles are found: \(kept)")
+        #expect(kept.wide < kept.narrow, "\(kept)")
+    }
+
     /// `diag_block_ids` keeps every id of a block it cannot narrow: masks absent, of another
     /// size or type; a block number no id falls in gives none, and nothing fails.
     @Test func blockIDsKeepWhatTheyCannotRuleOut() throws {
@@ -163,6 +210,9 @@ import TestSupport
         #expect(try ids(2, "text") == 64)
         #expect(try ids(-1, SQLBlob([UInt8](repeating: 0, count: MessageBlocks.masksByteCount))) == 0)
         #expect(try ids(-1, SQLBlob([UInt8](repeating: 0xFF, count: MessageBlocks.masksByteCount))) == 64)
+        #expect(try ids(-1, SQLBlob([UInt8](repeating: 0, count: MessageBlocks.narrowMasksByteCount))) == 0)
+        #expect(try ids(-1, SQLBlob([UInt8](repeating: 0xFF, count: MessageBlocks.narrowMasksByteCount))) == 64)
+        #expect(try ids(2, SQLBlob([UInt8](repeating: 0, count: MessageBlocks.masksByteCount - 8))) == 64)
         #expect(try database.scalarInt("SELECT min(value) FROM json_each(diag_block_ids(-1, NULL, ?))", [positions]) == -64)
         #expect(try ids(.max, nil) == 0)
         #expect(try ids(.min, nil) == 0)

@@ -28,13 +28,18 @@ import DiagModel
 /// its block.
 ///
 /// Beside it, `message_record_masks(block INTEGER PRIMARY KEY, masks BLOB NOT NULL)`: for each
-/// block, 64 little-endian `UInt64`s, one per record (id & 63), each the record's trigrams at
-/// bit `position & 63`. A candidate block's records are narrowed by them (`diag_block_ids`), so
-/// a rare needle reads its few records instead of 64 per block: 8,000 rows read for 126
-/// matches in a chunk of 205,000 records through diagd, 16 ms of a rare `CONTAINS`'s 17 ms
-/// there. It is written with the sets (a chunk has it only if every row was written with it,
-/// and older chunks have the sets without it); a block without its row, or a row of another
-/// size, keeps all 64 ids.
+/// block, one 128-bit mask per record (id & 63), each the record's trigrams at bit
+/// `position & 127`, stored as two little-endian `UInt64`s (bits 0–63, then 64–127): 1,024
+/// bytes a block. A candidate block's records are narrowed by them (`diag_block_ids`), so a
+/// rare needle reads its few records instead of 64 per block: 8,000 rows read for 126 matches
+/// in a chunk of 205,000 records through diagd, 16 ms of a rare `CONTAINS`'s 17 ms there.
+/// 128 bits rather than 64: a generated message sets three quarters of 64 bits, so a common
+/// phrase (13 trigrams, 10 distinct bits of 64) let through 22,879 records of such a chunk
+/// for its 10,331 matches, all read and folded; with 128 bits (half of them set) 10,545.
+/// Masks of 64 bits (512 bytes a block, `position & 63`), which the first writer wrote, are
+/// read too. It is written with the sets (a chunk has it only if every row was written with
+/// it, and older chunks have the sets without it); a block without its row, or a row of
+/// another size, keeps all 64 ids.
 enum MessageBlocks {
     static let table = StoreLayout.messageBlocksTable
     static let masksTable = StoreLayout.recordMasksTable
@@ -45,9 +50,12 @@ enum MessageBlocks {
     static let createMasks = """
         CREATE TABLE IF NOT EXISTS \(masksTable) (block INTEGER PRIMARY KEY, masks BLOB NOT NULL)
         """
-    /// Records per block, and bytes of a block's record masks: 64 × 8.
+    /// Records per block, and bytes of a block's record masks: 64 × 16 (`maskWords` words a
+    /// record); the first writer's masks of one word a record are `narrowMasksByteCount`.
     static let recordsPerBlock = 1 << Int(idShift)
-    static let masksByteCount = recordsPerBlock * 8
+    static let maskWords = 2
+    static let masksByteCount = recordsPerBlock * 8 * maskWords
+    static let narrowMasksByteCount = recordsPerBlock * 8
     /// Record ids per block: 1 << 6 = 64. Small, so that a needle found in one record of a
     /// thousand leaves few blocks to read (with 512, a third of them held one).
     static let idShift: Int64 = 6
@@ -79,37 +87,39 @@ enum MessageBlocks {
     /// Sets the bits of every byte trigram of `message` folded: on the bytes, lowered as it goes,
     /// while the message is ASCII (ASCII folds to itself lowered); through `MessageSearchIndex.fold`
     /// otherwise, as the reader's scan folds it.
-    /// Returns the record's mask: its trigrams at bit `position & 63`.
-    @discardableResult
-    static func add(_ message: UnsafeBufferPointer<UInt8>, to words: UnsafeMutablePointer<UInt64>) -> UInt64 {
-        guard message.count >= 3 else { return 0 }
+    /// Sets in `mask` (`maskWords` words, when given) the record's trigrams at bit
+    /// `position & 127`.
+    static func add(_ message: UnsafeBufferPointer<UInt8>, to words: UnsafeMutablePointer<UInt64>, mask: UnsafeMutablePointer<UInt64>? = nil) {
+        guard message.count >= 3 else { return }
         if message.contains(where: { $0 >= 0x80 }) {
             // Folded text has no ASCII capital left: lowering it again below changes nothing.
             let folded = Array(MessageSearchIndex.fold(String(decoding: message, as: UTF8.self)).utf8)
-            return folded.withUnsafeBufferPointer { addLowered($0, to: words) }
+            folded.withUnsafeBufferPointer { addLowered($0, to: words, mask: mask) }
         } else {
-            return addLowered(message, to: words)
+            addLowered(message, to: words, mask: mask)
         }
     }
 
-    /// The trigrams of `message` with its ASCII capitals lowered, on the bytes; returns the
-    /// record's mask.
-    private static func addLowered(_ message: UnsafeBufferPointer<UInt8>, to words: UnsafeMutablePointer<UInt64>) -> UInt64 {
+    /// The trigrams of `message` with its ASCII capitals lowered, on the bytes.
+    private static func addLowered(_ message: UnsafeBufferPointer<UInt8>, to words: UnsafeMutablePointer<UInt64>, mask: UnsafeMutablePointer<UInt64>?) {
         let count = message.count
-        guard count >= 3 else { return 0 }
+        guard count >= 3 else { return }
         var a = lower(message[0]), b = lower(message[1])
         var index = 2
-        var mask: UInt64 = 0
+        var low: UInt64 = 0, high: UInt64 = 0
         while index < count {
             let c = lower(message[index])
             let position = bit(a, b, c)
             words[position >> 6] |= 1 << UInt64(position & 63)
-            mask |= 1 << UInt64(position & 63)
+            if position & 64 == 0 { low |= 1 << UInt64(position & 63) } else { high |= 1 << UInt64(position & 63) }
             a = b
             b = c
             index += 1
         }
-        return mask
+        if let mask {
+            mask[0] |= low
+            mask[1] |= high
+        }
     }
 
     /// The bit positions of the needles' trigrams (each needle folded again: folding is
@@ -209,33 +219,47 @@ enum MessageBlocks {
     }
 
     /// `diag_block_ids(block, masks, positions)`: the ids of `block` whose record mask holds
-    /// every position's bit (`position & 63`), as a JSON array for `json_each`. Every id of the
-    /// block when `masks` is not a blob of `masksByteCount` bytes (a block without its row, or a
-    /// chunk from elsewhere) or the positions are not a blob: the filter never drops a record
-    /// it cannot rule out. Nothing (NULL) for a block number no id falls in (past ±2⁵⁷).
+    /// every position's bit (`position & 127` in masks of `masksByteCount` bytes,
+    /// `position & 63` in the first writer's of `narrowMasksByteCount`), as a JSON array for
+    /// `json_each`. Every id of the block when `masks` is a blob of neither size (a block without
+    /// its row, or a chunk from elsewhere) or the positions are not a blob: the filter never
+    /// drops a record it cannot rule out. Nothing (NULL) for a block number no id falls in
+    /// (past ±2⁵⁷).
     private static func blockIDs(_ context: OpaquePointer?, _ block: OpaquePointer?, _ masks: OpaquePointer?, _ positions: OpaquePointer?) {
         let number = sqlite3_value_int64(block)
         let first = number << idShift
         guard sqlite3_value_type(block) == SQLITE_INTEGER, first >> idShift == number else {
             return sqlite3_result_null(context)
         }
-        var wanted: UInt64 = 0
+        // The needle's bits in a mask of 128 (low and high words) and in one of 64.
+        var wanted: (low: UInt64, high: UInt64, narrow: UInt64) = (0, 0, 0)
         if sqlite3_value_type(positions) == SQLITE_BLOB, let pairs = sqlite3_value_blob(positions)?.assumingMemoryBound(to: UInt8.self) {
             for index in 0..<Int(sqlite3_value_bytes(positions)) / 2 {
-                wanted |= 1 << UInt64(pairs[2 * index] & 63)
+                let bit: UInt64 = 1 << UInt64(pairs[2 * index] & 63)
+                if pairs[2 * index] & 64 == 0 { wanted.low |= bit } else { wanted.high |= bit }
+                wanted.narrow |= bit
             }
         }
         var stored: UnsafeRawPointer?
-        if sqlite3_value_type(masks) == SQLITE_BLOB, let bytes = sqlite3_value_blob(masks),
-           sqlite3_value_bytes(masks) == Int32(masksByteCount) {
-            stored = UnsafeRawPointer(bytes)
+        var words = 0
+        if sqlite3_value_type(masks) == SQLITE_BLOB, let bytes = sqlite3_value_blob(masks) {
+            switch Int(sqlite3_value_bytes(masks)) {
+            case masksByteCount: (stored, words) = (UnsafeRawPointer(bytes), maskWords)
+            case narrowMasksByteCount: (stored, words) = (UnsafeRawPointer(bytes), 1)
+            default: break
+            }
         }
         var json: [UInt8] = [UInt8(ascii: "[")]
         json.reserveCapacity(stored == nil ? 1_400 : 64)
         for record in 0..<recordsPerBlock {
             if let stored {
-                let mask = UInt64(littleEndian: stored.loadUnaligned(fromByteOffset: record * 8, as: UInt64.self))
-                guard mask & wanted == wanted else { continue }
+                let low = UInt64(littleEndian: stored.loadUnaligned(fromByteOffset: record * 8 * words, as: UInt64.self))
+                if words == 1 {
+                    guard low & wanted.narrow == wanted.narrow else { continue }
+                } else {
+                    let high = UInt64(littleEndian: stored.loadUnaligned(fromByteOffset: record * 8 * words + 8, as: UInt64.self))
+                    guard low & wanted.low == wanted.low, high & wanted.high == wanted.high else { continue }
+                }
             }
             if json.count > 1 { json.append(UInt8(ascii: ",")) }
             json.append(contentsOf: String(first + Int64(record)).utf8)
@@ -278,7 +302,8 @@ final class MessageBlockWriter {
     private var oldest = Int64.max
     private var newest = Int64.min
     private let words = UnsafeMutablePointer<UInt64>.allocate(capacity: MessageBlocks.wordCount)
-    private let recordMasks = UnsafeMutablePointer<UInt64>.allocate(capacity: MessageBlocks.recordsPerBlock)
+    /// `maskWords` words a record.
+    private let recordMasks = UnsafeMutablePointer<UInt64>.allocate(capacity: MessageBlocks.recordsPerBlock * MessageBlocks.maskWords)
 
     /// `masks`: whether the chunk has the record masks' table.
     init(_ database: Database, masks: Bool) throws {
@@ -287,7 +312,7 @@ final class MessageBlockWriter {
         loadMasks = masks ? try database.prepare("SELECT masks FROM \(MessageBlocks.masksTable) WHERE block = ?") : nil
         saveMasks = masks ? try database.prepare("INSERT OR REPLACE INTO \(MessageBlocks.masksTable) (block, masks) VALUES (?, ?)") : nil
         words.initialize(repeating: 0, count: MessageBlocks.wordCount)
-        recordMasks.initialize(repeating: 0, count: MessageBlocks.recordsPerBlock)
+        recordMasks.initialize(repeating: 0, count: MessageBlocks.recordsPerBlock * MessageBlocks.maskWords)
     }
 
     deinit {
@@ -300,7 +325,7 @@ final class MessageBlockWriter {
     func add(id: Int64, timestamp: Int64, message: UnsafeBufferPointer<UInt8>) throws {
         let rowBlock = id >> MessageBlocks.idShift
         if rowBlock != block { try move(to: rowBlock) }
-        recordMasks[Int(id & Int64(MessageBlocks.recordsPerBlock - 1))] |= MessageBlocks.add(message, to: words)
+        MessageBlocks.add(message, to: words, mask: recordMasks + Int(id & Int64(MessageBlocks.recordsPerBlock - 1)) * MessageBlocks.maskWords)
         oldest = min(oldest, timestamp)
         newest = max(newest, timestamp)
         dirty = true
@@ -318,7 +343,7 @@ final class MessageBlockWriter {
         if let saveMasks {
             defer { saveMasks.reset() }
             try saveMasks.bind(block, at: 1)
-            try saveMasks.bind(blob: Self.littleEndianBytes(recordMasks, count: MessageBlocks.recordsPerBlock), at: 2)
+            try saveMasks.bind(blob: Self.littleEndianBytes(recordMasks, count: MessageBlocks.recordsPerBlock * MessageBlocks.maskWords), at: 2)
             _ = try saveMasks.step()
         }
         dirty = false
@@ -354,7 +379,7 @@ final class MessageBlockWriter {
         try flush()
         block = newBlock
         words.update(repeating: 0, count: MessageBlocks.wordCount)
-        recordMasks.update(repeating: 0, count: MessageBlocks.recordsPerBlock)
+        recordMasks.update(repeating: 0, count: MessageBlocks.recordsPerBlock * MessageBlocks.maskWords)
         oldest = .max
         newest = .min
         defer { load.reset() }
@@ -366,9 +391,10 @@ final class MessageBlockWriter {
         if let loadMasks {
             defer { loadMasks.reset() }
             try loadMasks.bind(newBlock, at: 1)
-            // A block whose set was stored without masks: its earlier records match anything.
+            // A block whose set was stored without masks, or with the first writer's masks of
+            // 64 bits: its earlier records match anything.
             let stored = try loadMasks.step() ? loadMasks.blob(at: 0) : []
-            Self.merge(stored, into: recordMasks, count: MessageBlocks.recordsPerBlock)
+            Self.merge(stored, into: recordMasks, count: MessageBlocks.recordsPerBlock * MessageBlocks.maskWords)
         }
         dirty = true
     }
