@@ -197,6 +197,31 @@ import TestSupport
         #expect(kept.wide < kept.narrow, "\(kept)")
     }
 
+    /// A snapshot's chunk trimmed to its window keeps the sets and masks of the blocks that
+    /// still hold a record, and no others; a search on it finds what is left.
+    @Test func aTrimmedChunkKeepsTheBlocksOfItsRecordsOnly() throws {
+        let folder = try TemporaryDirectory()
+        let (store, records) = try openChunkStore(folder)
+        let path = store.chunkPath(try #require(store.info.chunks.first).file)
+        try store.close()
+        let database = try Database(path: path, options: .init(create: false))
+        // Ids 1 to 3,200 at base + 0 to 3,199: ids 1,001 to 2,000 stay, blocks 15 (ids 960–1,023) to 31.
+        try database.execute("DELETE FROM records WHERE timestamp < ? OR timestamp >= ?",
+                             [StoreTestRecords.base + 1_000, StoreTestRecords.base + 2_000])
+        try MessageBlocks.removeEmptyBlocks(database, tables: ChunkTables(database))
+        for table in [MessageBlocks.table, MessageBlocks.masksTable] {
+            #expect(try database.scalarInt("SELECT count(*) FROM \(table)") == 17, "\(table)")
+            #expect(try database.scalarInt("SELECT min(block) FROM \(table)") == 15, "\(table)")
+            #expect(try database.scalarInt("SELECT max(block) FROM \(table)") == 31, "\(table)")
+        }
+        let reopened = try LogStore.open(at: folder.file("s.logarchive"))
+        let left = records.filter { $0.timestamp >= StoreTestRecords.base + 1_000 && $0.timestamp < StoreTestRecords.base + 2_000 }
+        #expect(try reopened.records(filter: StoreFilter(messageSearch: ["title is a required value"])).all()
+                == StoreTestRecords.containing(left, "title is a required value"))
+        #expect(try reopened.records(filter: StoreFilter(messageSearch: ["finished in 42 ms"])).all().count
+                == StoreTestRecords.containing(left, "finished in 42 ms").count)
+    }
+
     /// `diag_block_ids` keeps every id of a block it cannot narrow: masks absent, of another
     /// size or type; a block number no id falls in gives none, and nothing fails.
     @Test func blockIDsKeepWhatTheyCannotRuleOut() throws {

@@ -53,6 +53,7 @@ extension WindowedSnapshot {
                 try database.execute("PRAGMA synchronous = OFF")
                 try database.execute("DELETE FROM records WHERE timestamp < ? OR timestamp >= ?",
                                      [window.start ?? Int64.min, window.end ?? Int64.max])
+                try MessageBlocks.removeEmptyBlocks(database, tables: ChunkTables(database))
                 // The search index is contentless: its entries cannot be removed one by one, so a
                 // trimmed chunk's index is dropped here and built again below from what is left.
                 try database.execute("DROP TABLE IF EXISTS \(ChunkSchema.searchTable)")

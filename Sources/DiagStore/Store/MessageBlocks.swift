@@ -205,6 +205,19 @@ enum MessageBlocks {
         }
     }
 
+    /// Removes the sets and record masks of the blocks that hold no record any more (a
+    /// snapshot's chunk trimmed to its window): they cover nothing, and they are not small (a
+    /// bundle bounded by `--size` kept 1.5 KB of them for every 64 records it had left out).
+    /// The blocks that keep a record keep their sets and masks, a superset of what they hold.
+    static func removeEmptyBlocks(_ database: Database, tables: ChunkTables) throws {
+        for (name, present) in [(table, tables.hasMessageBlocks), (masksTable, tables.hasRecordMasks)] where present {
+            try database.execute("""
+                DELETE FROM \(name) WHERE NOT EXISTS (SELECT 1 FROM records
+                  WHERE id BETWEEN \(name).block << \(idShift) AND (\(name).block << \(idShift)) | \((1 << idShift) - 1))
+                """)
+        }
+    }
+
     /// `diag_block_may_contain(bits, positions)`: 0 when `bits` is a set of `byteCount` bytes
     /// that lacks one of the positions; 1 otherwise (a set of another size may hold anything).
     static func register(on connection: OpaquePointer) {
