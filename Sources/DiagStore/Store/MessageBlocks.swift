@@ -69,12 +69,8 @@ enum MessageBlocks {
     /// needle: past it, reading the candidate rows one by one costs more than a scan in order.
     static let selectiveFraction = 8
     /// With record masks, when at most this fraction of its records may: each is a lookup by
-    /// id, and the rows a scan would fold and drop are not read at all. A half, not a quarter:
-    /// the benchmark's `MATCHES` literal ("batch ", in 31 % of a diagd chunk's records, 35 %
-    /// with the masks' false positives) scanned 45 chunks in timestamp order, 6.47 s; read by
-    /// id, 3.97 s (peak RSS 50 → 60 MB: each reading thread holds the chunk's ids). A needle in
-    /// 42 % of the records read so took 13.6 s instead of 18.9 s.
-    static let selectiveRecordFraction = 2
+    /// id, and the rows a scan would fold and drop are not read at all.
+    static let selectiveRecordFraction = 4
 
     static let functionName = "diag_block_may_contain"
     static let idsFunctionName = "diag_block_ids"
