@@ -74,29 +74,21 @@ extension StringSearch {
     /// and a match that a combining mark follows is no match; the text must then be folded.
     /// A log line with one `…` or `é` is thus searched in place, without a folded copy.
     static func asciiNeedleFound(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowercasing: Bool) -> Bool {
-        guard let first = needle.first, needle.count <= haystack.count, first != 0,
-              needle.allSatisfy({ $0 < 0x80 && $0 != 0 })
-        else { return false }
-        var start = 0
-        let last = haystack.count - needle.count
-        outer: while start <= last {
-            if lower(haystack[start], lowercasing) == first {
-                // A haystack byte of 0x80 or above never equals an ASCII needle byte.
-                for offset in 1..<needle.count where lower(haystack[start + offset], lowercasing) != needle[offset] {
-                    start += 1
-                    continue outer
-                }
-                let end = start + needle.count
-                if end == haystack.count || haystack[end] < 0x80 { return true }
-            }
-            start += 1
-        }
-        return false
+        guard let first = needle.first, first != 0, needle.allSatisfy({ $0 < 0x80 && $0 != 0 }) else { return false }
+        return firstMatch(haystack, needle, lowercasing: lowercasing) { end in end == haystack.count || haystack[end] < 0x80 }
     }
 
     /// Whether `needle` occurs in `haystack`, comparing the haystack's ASCII letters lowered
     /// when `lowercasing`; bytes at or above 0x80 compare as they are.
     static func asciiContains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowercasing: Bool) -> Bool {
+        firstMatch(haystack, needle, lowercasing: lowercasing) { _ in true }
+    }
+
+    /// Whether `needle` occurs in `haystack` (its ASCII letters lowered when `lowercasing`) at a
+    /// place whose end `accept` takes. A haystack byte of 0x80 or above equals no ASCII byte.
+    @inline(__always)
+    private static func firstMatch(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowercasing: Bool,
+                                   accept: (Int) -> Bool) -> Bool {
         guard let first = needle.first, needle.count <= haystack.count else { return false }
         var start = 0
         let last = haystack.count - needle.count
@@ -106,7 +98,7 @@ extension StringSearch {
                     start += 1
                     continue outer
                 }
-                return true
+                if accept(start + needle.count) { return true }
             }
             start += 1
         }
