@@ -29,23 +29,13 @@ extension Comparison {
     /// that is sure to give `evaluate`'s answer; nil otherwise:
     /// - `message MATCHES "literal"` (no diacritic folding) on ASCII bytes, when the regex's
     ///   automaton decides it;
-    /// - a string operator with a literal on ASCII bytes, compared in place as `foldedMatch`
-    ///   compares ASCII text;
-    /// - `message CONTAINS` an ASCII needle found among the ASCII bytes of other text
-    ///   (`StringSearch.asciiNeedleFound`): true.
+    /// - a string operator with a literal, when the bytes decide it in place as `foldedMatch`
+    ///   decides a `String` (`StringSearch.matchInPlace`).
     func matchesMessage(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         if let (field, needle) = stringNeedle, field == .eventMessage {
             var needle = needle
-            let folding = self.folding
-            return needle.withUTF8 { needle -> Bool? in
-                if StringSearch.isASCII(bytes) {
-                    return StringSearch.asciiMatch(bytes, needle, op, lowercasing: folding.caseInsensitive)
-                }
-                if op == .contains, StringSearch.asciiNeedleFound(bytes, needle, lowercasing: folding.caseInsensitive) {
-                    return true
-                }
-                return nil
-            }
+            let lowercasing = folding.caseInsensitive
+            return needle.withUTF8 { StringSearch.matchInPlace(bytes, $0, op, lowercasing: lowercasing) }
         }
         guard qualifier == nil, op == .matches, case .field(.eventMessage, _) = left, !folding.isActive,
               case .regex(let matcher)? = pattern, StringSearch.isASCII(bytes)

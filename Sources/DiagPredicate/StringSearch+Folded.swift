@@ -5,19 +5,10 @@
 extension StringSearch {
     static func foldedMatch(_ text: String, _ needle: String, _ op: ComparisonOperator, _ folding: Folding) -> Bool {
         var text = text, needle = needle
-        let asciiResult = text.withUTF8 { haystack -> Bool? in
-            guard isASCII(haystack) else { return nil }
-            return needle.withUTF8 { needle in
-                asciiMatch(haystack, needle, op, lowercasing: folding.caseInsensitive)
-            }
+        let inPlace = text.withUTF8 { haystack in
+            needle.withUTF8 { needle in matchInPlace(haystack, needle, op, lowercasing: folding.caseInsensitive) }
         }
-        if let asciiResult { return asciiResult }
-        if op == .contains {
-            let found = text.withUTF8 { haystack in
-                needle.withUTF8 { needle in asciiNeedleFound(haystack, needle, lowercasing: folding.caseInsensitive) }
-            }
-            if found { return true }
-        }
+        if let inPlace { return inPlace }
         let folded = folding.apply(text)
         switch op {
         case .equal: return equal(folded, needle)
@@ -27,6 +18,16 @@ extension StringSearch {
         case .endsWith: return hasSuffix(folded, needle)
         default: return false
         }
+    }
+
+    /// The answer on the text's bytes, without a folded copy, when they decide it: ASCII text
+    /// compared in place; a `CONTAINS` of an ASCII needle found among the ASCII bytes of other
+    /// text (`asciiNeedleFound`). Nil when the text must be folded. `needle` is folded already.
+    static func matchInPlace(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, _ op: ComparisonOperator,
+                             lowercasing: Bool) -> Bool? {
+        if isASCII(haystack) { return asciiMatch(haystack, needle, op, lowercasing: lowercasing) }
+        if op == .contains, asciiNeedleFound(haystack, needle, lowercasing: lowercasing) { return true }
+        return nil
     }
 
     /// Eight bytes at a time: log lines are long and almost always ASCII.
@@ -50,7 +51,7 @@ extension StringSearch {
         lowercasing && byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
     }
 
-    static func asciiMatch(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, _ op: ComparisonOperator, lowercasing: Bool) -> Bool {
+    private static func asciiMatch(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, _ op: ComparisonOperator, lowercasing: Bool) -> Bool {
         func matchesAt(_ start: Int) -> Bool {
             for offset in 0..<needle.count where lower(haystack[start + offset], lowercasing) != needle[offset] { return false }
             return true
