@@ -127,12 +127,13 @@ struct HostileChunkTests {
         #expect(try database.scalarInt("SELECT count(*) FROM records WHERE signpostScope IS NULL") == 1)
     }
 
-    /// The writer's block sets (`message_blocks`) and their record masks
-    /// (`message_record_masks`) come in bundles too: a table of either name defined otherwise
-    /// is refused like any object the store never writes.
+    /// The writer's block sets (`message_blocks`), their record masks (`message_record_masks`)
+    /// and the seal's positions table (`message_position_blocks`) come in bundles too: a table
+    /// of any of these names defined otherwise is refused like any object the store never writes.
     @Test(arguments: [
         ("message_blocks", "CREATE TABLE message_blocks (block INTEGER PRIMARY KEY, oldest INTEGER NOT NULL, newest INTEGER NOT NULL, bits BLOB NOT NULL, note TEXT)"),
         ("message_record_masks", "CREATE TABLE message_record_masks (block INTEGER PRIMARY KEY, masks BLOB)"),
+        ("message_position_blocks", "CREATE TABLE message_position_blocks (position INTEGER PRIMARY KEY, first INTEGER, count INTEGER NOT NULL, blocks BLOB NOT NULL)"),
     ])
     func blockTablesDefinedOtherwiseAreRefused(table: String, definition: String) throws {
         let folder = try TemporaryDirectory("diag-hostile-chunk")
@@ -176,6 +177,37 @@ struct HostileChunkTests {
             INSERT INTO message_blocks VALUES (9223372036854775807, 0, 0, X'00'), (-9223372036854775808, 0, 0, X'00');
             INSERT INTO message_record_masks VALUES (0, X'00'), (1, zeroblob(512)), (2, 'text'), (99, zeroblob(512)),
                                                     (-9223372036854775808, X'01'), (9223372036854775807, zeroblob(512));
+            """)
+    }
+
+    /// Hand-made positions tables that do not hang together (rows of other sizes, ranges or
+    /// types, a range past Int64, positions without a row) leave the search to the sets, and the
+    /// record is found, nothing else. One that covers block 0 alone leaves the other blocks to
+    /// their sets.
+    @Test(arguments: [
+        "SELECT i, 0, 16, X'00' FROM n",
+        "SELECT i, 9223372036854775807, 16, X'FFFF' FROM n",
+        "SELECT i, 0, 16, 'textual' FROM n",
+        "SELECT i, 'zero', 16, X'FFFF' FROM n",
+        "SELECT i, 0, 1099511627776, X'FFFF' FROM n",
+        "SELECT i, 0, -16, X'' FROM n",
+        "SELECT i, i % 2, 16, X'FFFF' FROM n",
+        "SELECT i, 0, 16, X'FFFF' FROM n WHERE i % 3 = 0",
+        "SELECT i, 0, 1, X'01' FROM n",
+    ])
+    func handMadePositionTablesAreReadSafely(rows: String) throws {
+        try expectTheNeedleRecordAlone(besideRecords: """
+            CREATE TABLE message_blocks (block INTEGER PRIMARY KEY, oldest INTEGER NOT NULL, newest INTEGER NOT NULL,
+                                         bits BLOB NOT NULL);
+            CREATE TABLE message_record_masks (block INTEGER PRIMARY KEY, masks BLOB NOT NULL);
+            CREATE TABLE message_position_blocks (position INTEGER PRIMARY KEY, first INTEGER NOT NULL,
+                                                  count INTEGER NOT NULL, blocks BLOB NOT NULL);
+            WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 15)
+            INSERT INTO message_blocks SELECT i, -9223372036854775808, 9223372036854775807, X'00' FROM n;
+            WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 15)
+            INSERT INTO message_record_masks SELECT i, X'00' FROM n;
+            WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 4095)
+            INSERT INTO message_position_blocks \(rows);
             """)
     }
 

@@ -60,6 +60,12 @@ extension Statement {
         try body(RowColumns(handle: columnHandle))
     }
 
+    /// The column's blob, nil when it holds another storage class (text, a number, NULL): a
+    /// file made elsewhere may hold anything where a blob is expected.
+    public func blobIfBlob(at index: Int32) -> [UInt8]? {
+        sqlite3_column_type(handle, index) == SQLITE_BLOB ? blob(at: index) : nil
+    }
+
     public func blob(at index: Int32) -> [UInt8] {
         guard let bytes = sqlite3_column_blob(handle, index) else { return [] }
         let count = Int(sqlite3_column_bytes(handle, index))

@@ -77,13 +77,16 @@ struct ChunkTables {
     var hasMessageBlocks = false
     /// The blocks' record masks (`MessageBlocks.masksTable`), which cover every row when present.
     var hasRecordMasks = false
+    /// The sets turned around at the seal (`MessageBlocks.buildPositionBlocks`).
+    var hasPositionBlocks = false
     /// `records_timestamp`, which a sealed chunk has.
     var hasTimestampIndex = false
 
     init(_ database: Database) throws {
         let statement = try database.prepare("""
             SELECT name FROM sqlite_master
-            WHERE (name IN ('records', '\(ChunkSchema.searchTable)', '\(MessageBlocks.table)', '\(MessageBlocks.masksTable)')
+            WHERE (name IN ('records', '\(ChunkSchema.searchTable)', '\(MessageBlocks.table)', '\(MessageBlocks.masksTable)',
+                            '\(MessageBlocks.positionsTable)')
                    AND type = 'table')
                OR (name = '\(StoreLayout.timestampIndex)' AND type = 'index')
             """)
@@ -92,6 +95,7 @@ struct ChunkTables {
             case "records": hasRecords = true
             case MessageBlocks.table: hasMessageBlocks = true
             case MessageBlocks.masksTable: hasRecordMasks = true
+            case MessageBlocks.positionsTable: hasPositionBlocks = true
             case StoreLayout.timestampIndex: hasTimestampIndex = true
             default: hasSearchIndex = true
             }

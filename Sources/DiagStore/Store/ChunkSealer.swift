@@ -2,14 +2,15 @@ import Foundation
 
 /// Closing work on a chunk that is no longer written: indexes, statistics, a checkpoint.
 enum ChunkSealer {
-    /// Builds the indexes of the schema, refreshes the planner's statistics and folds the WAL
-    /// into the file. Returns the chunk's figures as they now are.
+    /// Builds the indexes of the schema and the message blocks' positions table, refreshes the
+    /// planner's statistics and folds the WAL into the file. Returns the chunk's figures as they now are.
     static func seal(path: String, chunk: ChunkInfo) throws -> ChunkInfo {
         do {
             let database = try Database(path: path, options: .init(create: false))
             try database.execute(ChunkSchema.writerPragmas)
             try database.inTransaction(.immediate) {
                 for index in ChunkSchema.indexes { try database.execute(index.sql) }
+                try MessageBlocks.buildPositionBlocks(database)
             }
             try database.execute("PRAGMA analysis_limit = 400; ANALYZE")
             try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -39,6 +39,9 @@ final class ChunkWriter {
                 throw StoreError(.badChunk, path: path,
                                  reason: "chunk has schema version \(version); this writer appends to version \(ChunkSchema.version) only")
             }
+            // The positions table covers the blocks as they were at the seal: a chunk written
+            // again (it never is, once sealed) would have blocks it does not cover.
+            try database.execute("DROP TABLE IF EXISTS \(MessageBlocks.positionsTable)")
             blocks = try Self.blockWriter(database)
             insert = try database.prepare(ChunkSchema.insert)
             pageCount = try database.prepare("PRAGMA page_count")

@@ -142,6 +142,7 @@ public enum ForeignChunk {
             try database.execute(ChunkSchema.createSearch)
             try database.execute(MessageBlocks.create)
             try database.execute(MessageBlocks.createMasks)
+            try database.execute(MessageBlocks.createPositions)
             var rows = try schemaRows(database)
             // Statistics tables another SQLite build writes on ANALYZE.
             for (name, sql) in [("sqlite_stat1", "CREATE TABLE sqlite_stat1(tbl,idx,stat)"),

@@ -43,6 +43,7 @@ import DiagModel
 enum MessageBlocks {
     static let table = StoreLayout.messageBlocksTable
     static let masksTable = StoreLayout.recordMasksTable
+    static let positionsTable = StoreLayout.positionBlocksTable
     static let create = """
         CREATE TABLE IF NOT EXISTS \(table) (block INTEGER PRIMARY KEY, oldest INTEGER NOT NULL, newest INTEGER NOT NULL,
                                              bits BLOB NOT NULL)
@@ -50,6 +51,17 @@ enum MessageBlocks {
     static let createMasks = """
         CREATE TABLE IF NOT EXISTS \(masksTable) (block INTEGER PRIMARY KEY, masks BLOB NOT NULL)
         """
+    /// The sets turned around (`buildPositionBlocks`): for trigram position `position`, bit i
+    /// (byte i / 8, bit i % 8) of `blocks` is set when block `first + i`'s set holds it, for
+    /// the `count` blocks from `first` (`blocks` is (count + 7) / 8 bytes).
+    static let createPositions = """
+        CREATE TABLE IF NOT EXISTS \(positionsTable) (position INTEGER PRIMARY KEY, first INTEGER NOT NULL,
+                                                      count INTEGER NOT NULL, blocks BLOB NOT NULL)
+        """
+    /// The most blocks a chunk's positions table spans (4M record ids; 8 KiB a position): a
+    /// chunk of this store has about 3,700 blocks at its 64 MiB, and one whose ids are spread
+    /// further (made elsewhere) keeps the sets alone.
+    static let maxPositionSpan: Int64 = 1 << 16
     /// Records per block, and bytes of a block's record masks: 64 × 16 (`maskWords` words a
     /// record); the first writer's masks of one word a record are `narrowMasksByteCount`.
     static let recordsPerBlock = 1 << Int(idShift)
@@ -163,6 +175,11 @@ enum MessageBlocks {
     /// chunk's, looked up once here and bound to the read (which then reads no set again);
     /// otherwise the blocks when at most `selectiveFraction` of them are candidates, for
     /// `candidateCondition` to beat a scan. A scan when the chunk cannot tell.
+    ///
+    /// A sealed chunk's candidate blocks come from its positions table (`buildPositionBlocks`)
+    /// when it has one that answers: a row per position of the needle (a few hundred bytes
+    /// each) instead of every block's set (1.6 MB for a chunk of 200k records, read by every
+    /// query of a chunk not indexed yet). Blocks outside the table's range are asked of the sets.
     static func plan(_ query: BlockQuery, in database: Database) -> BlockPlan {
         do {
             if query.masks, let positions = query.positions {
@@ -172,15 +189,38 @@ enum MessageBlocks {
                 // Blocks the chunk spans, as ids (a hand-made chunk may span more than Int64).
                 let (span, overflow) = high.subtractingReportingOverflow(low)
                 let recordLimit = overflow || span >= Int64.max >> idShift ? Int64.max : ((span + 1) << idShift) / Int64(selectiveRecordFraction)
+                var json: [UInt8] = [UInt8(ascii: "[")]
+                var count: Int64 = 0
+                // The blocks the sets are asked about: all of them, or those the positions
+                // table does not cover.
+                var condition = query.whereSQL
+                var bindings: [SQLValueConvertible?] = [SQLBlob(positions)] + query.bindings
+                if query.positionBlocks, query.start == nil, query.end == nil,
+                   let candidates = try positionCandidates(positions, in: database) {
+                    let wanted = positions.withUnsafeBufferPointer(WantedBits.init)
+                    let masks = try database.prepare("SELECT masks FROM \(masksTable) WHERE block = ?")
+                    for block in candidates.blocks {
+                        masks.reset()
+                        try masks.bind(block, at: 1)
+                        let stored = try masks.step() ? masks.blobIfBlob(at: 0) : nil
+                        let appended = if let stored {
+                            stored.withUnsafeBytes { appendIDs(block: block, masks: $0, wanted: wanted, to: &json) }
+                        } else {
+                            appendIDs(block: block, masks: nil, wanted: wanted, to: &json)
+                        }
+                        count += Int64(appended)
+                        guard count <= recordLimit else { return .scan }
+                    }
+                    condition = "(block < ? OR block >= ?) AND " + condition
+                    bindings = [SQLBlob(positions), candidates.first, candidates.end] + query.bindings
+                }
                 // Each candidate block's ids as `diag_block_ids` writes them, joined into one
                 // array: no id is parsed and written again.
                 let statement = try database.prepare("""
                     SELECT \(idsFunctionName)(block, (SELECT masks FROM \(masksTable) WHERE \(masksTable).block = \(table).block), ?)
-                    FROM \(table) WHERE \(query.whereSQL)
+                    FROM \(table) WHERE \(condition)
                     """)
-                try statement.bind([SQLBlob(positions)] + query.bindings)
-                var json: [UInt8] = [UInt8(ascii: "[")]
-                var count: Int64 = 0
+                try statement.bind(bindings)
                 while try statement.step() {
                     guard let ids = statement.isNull(at: 0) ? nil : statement.string(at: 0), ids.utf8.count > 2 else { continue }
                     count += 1 + Int64(ids.utf8.count(where: { $0 == UInt8(ascii: ",") }))
@@ -205,6 +245,7 @@ enum MessageBlocks {
     /// snapshot's chunk trimmed to its window): they cover nothing, and they are not small (a
     /// bundle bounded by `--size` kept 1.5 KB of them for every 64 records it had left out).
     /// The blocks that keep a record keep their sets and masks, a superset of what they hold.
+    /// A positions table is built again from the sets that are left.
     static func removeEmptyBlocks(_ database: Database, tables: ChunkTables) throws {
         for (name, present) in [(table, tables.hasMessageBlocks), (masksTable, tables.hasRecordMasks)] where present {
             try database.execute("""
@@ -212,6 +253,7 @@ enum MessageBlocks {
                   WHERE id BETWEEN \(name).block << \(idShift) AND (\(name).block << \(idShift)) | \((1 << idShift) - 1))
                 """)
         }
+        if tables.hasPositionBlocks { try buildPositionBlocks(database) }
     }
 
     /// `diag_block_may_contain(bits, positions)`: 0 when `bits` is a set of `byteCount` bytes
@@ -244,26 +286,59 @@ enum MessageBlocks {
         guard sqlite3_value_type(block) == SQLITE_INTEGER, first >> idShift == number else {
             return sqlite3_result_null(context)
         }
-        // The needle's bits in a mask of 128 (low and high words) and in one of 64.
-        var wanted: (low: UInt64, high: UInt64, narrow: UInt64) = (0, 0, 0)
-        if sqlite3_value_type(positions) == SQLITE_BLOB, let pairs = sqlite3_value_blob(positions)?.assumingMemoryBound(to: UInt8.self) {
-            for index in 0..<Int(sqlite3_value_bytes(positions)) / 2 {
-                let bit: UInt64 = 1 << UInt64(pairs[2 * index] & 63)
-                if pairs[2 * index] & 64 == 0 { wanted.low |= bit } else { wanted.high |= bit }
-                wanted.narrow |= bit
-            }
-        }
-        var stored: UnsafeRawPointer?
-        var words = 0
-        if sqlite3_value_type(masks) == SQLITE_BLOB, let bytes = sqlite3_value_blob(masks) {
-            switch Int(sqlite3_value_bytes(masks)) {
-            case masksByteCount: (stored, words) = (UnsafeRawPointer(bytes), maskWords)
-            case narrowMasksByteCount: (stored, words) = (UnsafeRawPointer(bytes), 1)
-            default: break
-            }
+        let wanted: WantedBits
+        if sqlite3_value_type(positions) == SQLITE_BLOB, let pairs = sqlite3_value_blob(positions) {
+            wanted = WantedBits(UnsafeBufferPointer(start: pairs.assumingMemoryBound(to: UInt8.self), count: Int(sqlite3_value_bytes(positions))))
+        } else {
+            wanted = WantedBits(UnsafeBufferPointer(start: nil, count: 0))
         }
         var json: [UInt8] = [UInt8(ascii: "[")]
-        json.reserveCapacity(stored == nil ? 1_400 : 64)
+        json.reserveCapacity(1_400)
+        if sqlite3_value_type(masks) == SQLITE_BLOB, let bytes = sqlite3_value_blob(masks) {
+            appendIDs(block: number, masks: UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(masks))), wanted: wanted, to: &json)
+        } else {
+            appendIDs(block: number, masks: nil, wanted: wanted, to: &json)
+        }
+        json.append(UInt8(ascii: "]"))
+        json.withUnsafeBufferPointer { buffer in
+            sqlite3_result_text(context, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                Int32(buffer.count), csqlite_transient())
+        }
+    }
+
+    /// The bits the positions of a needle want of a record's mask: of 128 bits (low and high
+    /// words, bit `position & 127`) and of the first writer's 64 (`position & 63`).
+    struct WantedBits {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var narrow: UInt64 = 0
+
+        /// `pairs`: the positions as `positions(ofNeedles:)` writes them (little-endian `UInt16`s).
+        init(_ pairs: UnsafeBufferPointer<UInt8>) {
+            for index in 0..<pairs.count / 2 {
+                let bit: UInt64 = 1 << UInt64(pairs[2 * index] & 63)
+                if pairs[2 * index] & 64 == 0 { low |= bit } else { high |= bit }
+                narrow |= bit
+            }
+        }
+    }
+
+    /// Appends to `json` (an array being written: `[` and the ids so far) the ids of `block`
+    /// whose mask in `masks` holds every wanted bit; every id of the block when `masks` is of
+    /// neither size (or nil: a block without its row), and none when no id falls in the block
+    /// (past ±2⁵⁷). Returns how many it appended.
+    @discardableResult
+    static func appendIDs(block: Int64, masks: UnsafeRawBufferPointer?, wanted: WantedBits, to json: inout [UInt8]) -> Int {
+        let first = block << idShift
+        guard first >> idShift == block else { return 0 }
+        var words = 0
+        switch masks?.count {
+        case masksByteCount: words = maskWords
+        case narrowMasksByteCount: words = 1
+        default: break
+        }
+        let stored = words == 0 ? nil : masks?.baseAddress
+        var appended = 0
         for record in 0..<recordsPerBlock {
             if let stored {
                 let low = UInt64(littleEndian: stored.loadUnaligned(fromByteOffset: record * 8 * words, as: UInt64.self))
@@ -276,12 +351,99 @@ enum MessageBlocks {
             }
             if json.count > 1 { json.append(UInt8(ascii: ",")) }
             json.append(contentsOf: String(first + Int64(record)).utf8)
+            appended += 1
         }
-        json.append(UInt8(ascii: "]"))
-        json.withUnsafeBufferPointer { buffer in
-            sqlite3_result_text(context, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
-                                Int32(buffer.count), csqlite_transient())
+        return appended
+    }
+
+    /// Turns the chunk's sets around into the positions table (replacing any it had): for each
+    /// of the 4,096 positions, one row whose bit i says whether block `first + i`'s set holds
+    /// it, for the `count` blocks from the chunk's first to its last. Run inside the seal's transaction, once no record is written to the chunk any more;
+    /// a writer that opens the chunk again drops it (`ChunkWriter`). A set of another size than
+    /// `byteCount` sets its block's bit in every row, as `diag_block_may_contain` keeps it. No
+    /// table for a chunk without sets and masks, without blocks, or spanning more than
+    /// `maxPositionSpan` blocks: its reads ask the sets, as before.
+    static func buildPositionBlocks(_ database: Database) throws {
+        try database.execute("DROP TABLE IF EXISTS \(positionsTable)")
+        let tables = try ChunkTables(database)
+        guard tables.hasMessageBlocks, tables.hasRecordMasks else { return }
+        let bounds = try database.prepare("SELECT min(block), max(block) FROM \(table)")
+        guard try bounds.step(), !bounds.isNull(at: 0) else { return }
+        let first = bounds.int64(at: 0)
+        let (span, overflow) = bounds.int64(at: 1).subtractingReportingOverflow(first)
+        guard !overflow, span < maxPositionSpan else { return }
+        let stride = Int(span + 8) / 8
+        let positionCount = 1 << bitShift
+        var columns = [UInt8](repeating: 0, count: positionCount * stride)
+        let rows = try database.prepare("SELECT block, bits FROM \(table)")
+        while try rows.step() {
+            let offset = Int(rows.int64(at: 0) - first)
+            let byte = offset >> 3, bit = UInt8(1) << UInt8(offset & 7)
+            let set = rows.blobIfBlob(at: 1) ?? []
+            columns.withUnsafeMutableBufferPointer { columns in
+                guard set.count == byteCount else {
+                    for position in 0..<positionCount { columns[position * stride + byte] |= bit }
+                    return
+                }
+                set.withUnsafeBytes { raw in
+                    for index in 0..<wordCount {
+                        var word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
+                        while word != 0 {
+                            columns[(index * 64 + word.trailingZeroBitCount) * stride + byte] |= bit
+                            word &= word - 1
+                        }
+                    }
+                }
+            }
         }
+        try database.execute(createPositions)
+        let insert = try database.prepare("INSERT INTO \(positionsTable) (position, first, count, blocks) VALUES (?, ?, ?, ?)")
+        for position in 0..<positionCount {
+            insert.reset()
+            try insert.bind(Int64(position), at: 1)
+            try insert.bind(first, at: 2)
+            try insert.bind(span + 1, at: 3)
+            try insert.bind(blob: Array(columns[position * stride..<(position + 1) * stride]), at: 4)
+            _ = try insert.step()
+        }
+    }
+
+    /// The blocks whose sets hold every one of `positions`, from the positions table, and the
+    /// range of blocks the table covers (`first..<end`); nil when the table cannot answer (a
+    /// position without its row; rows of other ranges, sizes or types: a chunk made elsewhere),
+    /// and the sets answer instead.
+    static func positionCandidates(_ positions: [UInt8], in database: Database) throws -> (blocks: [Int64], first: Int64, end: Int64)? {
+        let statement = try database.prepare("SELECT first, count, blocks FROM \(positionsTable) WHERE position = ?")
+        var range: (first: Int64, count: Int64)?
+        var candidates: [UInt8] = []
+        for index in 0..<positions.count / 2 {
+            statement.reset()
+            try statement.bind(Int64(positions[2 * index]) | Int64(positions[2 * index + 1]) << 8, at: 1)
+            guard try statement.step(), case .int(let rowFirst) = statement.value(at: 0),
+                  case .int(let rowCount) = statement.value(at: 1), let blocks = statement.blobIfBlob(at: 2) else { return nil }
+            let row = (first: rowFirst, count: rowCount)
+            guard row.count > 0, row.count <= maxPositionSpan, blocks.count == Int(row.count + 7) / 8 else { return nil }
+            if let range {
+                guard row == range else { return nil }
+                for byte in candidates.indices { candidates[byte] &= blocks[byte] }
+            } else {
+                range = row
+                candidates = blocks
+            }
+        }
+        guard let range else { return nil }
+        let (end, overflow) = range.first.addingReportingOverflow(range.count)
+        guard !overflow else { return nil }
+        var blocks: [Int64] = []
+        for (index, byte) in candidates.enumerated() where byte != 0 {
+            var bits = byte
+            while bits != 0 {
+                let offset = index * 8 + bits.trailingZeroBitCount
+                if offset < range.count { blocks.append(range.first + Int64(offset)) }
+                bits &= bits - 1
+            }
+        }
+        return (blocks, range.first, end)
     }
 
     private static func mayContain(_ bits: OpaquePointer?, _ positions: OpaquePointer?) -> Bool {
@@ -433,13 +595,15 @@ struct BlockQuery: Hashable {
     var positions: [UInt8]?
     var start: Int64?
     var end: Int64?
-    /// Whether the chunk has the blocks' record masks.
+    /// Whether the chunk has the blocks' record masks, and the positions table.
     var masks = false
+    var positionBlocks = false
 
     /// The query of `filter` on a chunk with `tables`; nil when the blocks cannot narrow it.
     init?(filter: StoreFilter, tables: ChunkTables) {
         guard tables.hasMessageBlocks else { return nil }
         masks = tables.hasRecordMasks
+        positionBlocks = tables.hasPositionBlocks
         let folded = filter.messageSearch.map(MessageSearchIndex.fold).filter { !$0.isEmpty }
         let unserved = tables.hasSearchIndex ? folded.filter { !MessageSearch.usesIndex($0) } : folded
         positions = MessageBlocks.positions(ofNeedles: unserved)

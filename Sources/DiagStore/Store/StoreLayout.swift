@@ -27,6 +27,8 @@ public enum StoreLayout {
     public static let messageBlocksTable = "message_blocks"
     /// Their per-record trigram masks, 64 to a block (`MessageBlocks.masksTable`).
     public static let recordMasksTable = "message_record_masks"
+    /// The sets turned around at the seal: for each trigram position, the blocks holding it.
+    public static let positionBlocksTable = "message_position_blocks"
     /// The index a sealed chunk has (`ChunkSchema.indexes`' first): its presence marks a chunk sealed.
     public static let timestampIndex = "records_timestamp"
 
