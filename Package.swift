@@ -100,7 +100,7 @@ let package = Package(
                 "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lstdc++", "-Xlinker", "--end-group",
             ]),
         ]),
-        .executableTarget(name: "diagd", dependencies: ["DiagIngest", "DiagCommandLine", "DiagForward", "DiagForwardHTTP", "DiagProtocol", "DiagOTLP"]),
+        .executableTarget(name: "diagd", dependencies: ["DiagIngest", "DiagCommandLine", "DiagForward", "DiagForwardHTTP", "DiagProtocol", "DiagOTLP", "DiagStore"]),
         // Load client and bare-SQLite reference for the ingestion benchmark.
         .executableTarget(name: "diag-bench-ingest", dependencies: ["DiagModel", "DiagStore", "DiagClient", "DiagGenerator", "DiagProtocol", "DiagForward"]),
 

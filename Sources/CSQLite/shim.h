@@ -13,3 +13,8 @@ static inline int csqlite_db_config_defensive(sqlite3 *db, int on) {
 static inline int csqlite_db_config_flag(sqlite3 *db, int option, int on) {
     return sqlite3_db_config(db, option, on, (int *)0);
 }
+
+// sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on): before the process's first connection only.
+static inline int csqlite_config_memstatus(int on) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on);
+}

@@ -1,4 +1,5 @@
 import DiagCommandLine
+import DiagStore
 
 /// The `diag` command: only groups the subcommands; `Commands/` holds one file per subcommand.
 public struct Diag: ParsableCommand {
@@ -35,5 +36,11 @@ public struct Diag: ParsableCommand {
 
     public func run() throws {
         throw CleanExit.helpRequest()
+    }
+
+    /// What the process sets up before any command opens a store: SQLite's memory count off
+    /// (`Database.turnOffMemoryStatistics`), a mutex every reading thread took per allocation.
+    public static func prepareProcess() {
+        Database.turnOffMemoryStatistics()
     }
 }

@@ -1,3 +1,4 @@
 import DiagCLI
 
+Diag.prepareProcess()
 Diag.main()

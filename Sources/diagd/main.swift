@@ -4,6 +4,7 @@ import DiagForwardHTTP
 import DiagIngest
 import DiagOTLP
 import DiagProtocol
+import DiagStore
 import Foundation
 
 /// `diagd`: the ingestion daemon, in the foreground.
@@ -130,4 +131,6 @@ extension Diagd {
     }
 }
 
+// Before the first connection: SQLite counts no memory (`Database.turnOffMemoryStatistics`).
+Database.turnOffMemoryStatistics()
 Diagd.main()
