@@ -15,7 +15,8 @@ final class ChunkReader {
     /// Opens the chunk (or takes its connection from `connections`) and runs the query
     /// (`trigrams` picks the search index's lookups); nil when the chunk vanished (expired
     /// meanwhile) or holds no table yet (being created).
-    /// `mapped` reads the file through a memory map (`RecordCursor.mapsChunks`).
+    /// `mapped` reads a sealed chunk's file through a memory map (`RecordCursor.mapsChunks`); a
+    /// chunk still written is never mapped.
     init?(chunk: ChunkInfo, path: String, filter: StoreFilter, trigrams: TrigramChoice = TrigramChoice(),
           mapped: Bool = false, connections: ChunkConnections? = nil) throws {
         self.chunk = chunk
@@ -27,9 +28,9 @@ final class ChunkReader {
             // store's size.
             let (database, tables): (Database, ChunkTables)
             if let connections {
-                (database, tables) = try connections.connection(chunk: chunk, path: path, mapping: mapped ? chunk.byteCount : 0)
+                (database, tables) = try connections.connection(chunk: chunk, path: path, mapping: mapped && chunk.sealed ? chunk.byteCount : 0)
             } else {
-                database = try ChunkConnections.open(chunk: chunk, path: path, mapping: mapped ? chunk.byteCount : 0)
+                database = try ChunkConnections.open(chunk: chunk, path: path, mapping: mapped && chunk.sealed ? chunk.byteCount : 0)
                 tables = try ChunkTables(database)
             }
             self.database = database
