@@ -12,19 +12,19 @@ import TestSupport
     /// Needles rare and common, short and long, with and without a match.
     static let needles = ["title is a required value", "finished in 42 ms", "upload", "#1999", "zzq", "alpha beta", "gamma"]
 
-    /// A store whose open chunk holds 6,000 records (ids 1 to 6,000: blocks 0 to 93) of varied
-    /// words, the rare needle in 4 of them.
-    private func store(_ folder: TemporaryDirectory) throws -> (LogStore, [LogRecord]) {
+    /// A store whose open chunk holds `count` records (ids 1 to `count`; 6,000: blocks 0 to 93)
+    /// of varied words, the rare needle in 4 of them (the last at index 5,990).
+    private func store(_ folder: TemporaryDirectory, count: Int = 6_000) throws -> (LogStore, [LogRecord]) {
         let store = try LogStore.open(at: folder.file("s.logarchive"), create: true)
         let words = ["alpha", "beta", "gamma", "delta", "sync", "push", "token", "retry", "zebra", "queue", "flush"]
-        let records = (0..<6_000).map { index in
+        let records = (0..<count).map { index in
             LogRecord(timestamp: StoreTestRecords.base + Int64(index),
                       eventMessage: [7, 700, 1_999, 5_990].contains(index)
                           ? "Title Is A Required Value #\(index)"
                           : "upload \(index) \(words[index % words.count]) \(words[(index / 11) % words.count]) finished in \(index % 97) ms")
         }
-        for batch in stride(from: 0, to: records.count, by: 1_000) {
-            try store.append(Array(records[batch..<min(records.count, batch + 1_000)]))
+        for batch in stride(from: 0, to: records.count, by: 4_000) {
+            try store.append(Array(records[batch..<min(records.count, batch + 4_000)]))
         }
         return (store, records)
     }
@@ -43,12 +43,12 @@ import TestSupport
         return blocks
     }
 
-    /// The seal writes a row for each of the 4,096 positions over the chunk's 94 blocks; each
-    /// needle's candidates from them are the blocks whose sets hold it, and the read's plan (the
-    /// ids the masks leave, or a scan) is the one the sets gave before the seal.
+    /// The seal writes a row for each of the 4,096 positions over the chunk's 258 blocks (16,500
+    /// records); each needle's candidates from them are the blocks whose sets hold it, and the
+    /// read's plan (the ids the masks leave, or a scan) is the one the sets gave before the seal.
     @Test func theSealTurnsTheSetsAroundAndTheyGiveTheSameIDs() throws {
         let folder = try TemporaryDirectory()
-        let (store, records) = try store(folder)
+        let (store, records) = try store(folder, count: 16_500)
         let path = store.chunkPath(try #require(store.info.chunks.first).file)
         let open = try Database(path: path, options: .init(readOnly: true))
         #expect(try !ChunkTables(open).hasPositionBlocks)
@@ -59,14 +59,14 @@ import TestSupport
 
         let sealed = try Database(path: path, options: .init(readOnly: true))
         #expect(try ChunkTables(sealed).hasPositionBlocks)
-        #expect(try sealed.scalarInt("SELECT count(*) FROM \(MessageBlocks.positionsTable) WHERE first = 0 AND count = 94 AND length(blocks) = 12") == 4_096)
+        #expect(try sealed.scalarInt("SELECT count(*) FROM \(MessageBlocks.positionsTable) WHERE first = 0 AND count = 258 AND length(blocks) = 33") == 4_096)
         var rareIDs = 0
         for needle in Self.needles {
             let blockQuery = try query(needle, sealed)
             #expect(blockQuery.positionBlocks)
             let positions = try #require(blockQuery.positions)
             let fromTable = try #require(try MessageBlocks.positionCandidates(positions, in: sealed))
-            #expect(fromTable.first == 0 && fromTable.end == 94)
+            #expect(fromTable.first == 0 && fromTable.end == 258)
             #expect(fromTable.blocks == (try setCandidates(needle, sealed)), "\(needle)")
             let plan = MessageBlocks.plan(blockQuery, in: sealed)
             #expect(plan == before[needle], "\(needle)")
@@ -79,8 +79,9 @@ import TestSupport
         #expect((4...12).contains(rareIDs), "the rare needle's ids: \(rareIDs)")
     }
 
-    /// A sealed copy of the store's chunk, to be spoiled by a test; and the needle's plan from
-    /// the sets alone (the table set aside).
+    /// A sealed copy of the store's chunk of 6,000 records with its positions table (built
+    /// here: the seal builds none for its 94 blocks, under `minimumPositionSpan`), to be spoiled
+    /// by a test.
     private func sealedCopy(_ folder: TemporaryDirectory, name: String) throws -> (Database, [LogRecord]) {
         let (store, records) = try store(folder)
         try store.rotate()
@@ -88,7 +89,11 @@ import TestSupport
         try store.close()
         let copy = folder.file(name).path
         try FileManager.default.copyItem(atPath: path, toPath: copy)
-        return (try Database(path: copy, options: .init(create: false)), records)
+        let database = try Database(path: copy, options: .init(create: false))
+        #expect(try !ChunkTables(database).hasPositionBlocks)
+        try database.inTransaction { try MessageBlocks.buildPositionBlocks(database, minimumBlocks: 1) }
+        #expect(try database.scalarInt("SELECT count(*) FROM \(MessageBlocks.positionsTable) WHERE first = 0 AND count = 94 AND length(blocks) = 12") == 4_096)
+        return (database, records)
     }
 
     private func planFromTheSets(_ needle: String, _ database: Database) throws -> BlockPlan {
@@ -148,7 +153,7 @@ import TestSupport
         try database.inTransaction {
             try database.execute("CREATE TEMP TABLE later AS SELECT * FROM \(MessageBlocks.table) WHERE block >= 90")
             try database.execute("DELETE FROM \(MessageBlocks.table) WHERE block >= 90")
-            try MessageBlocks.buildPositionBlocks(database)
+            try MessageBlocks.buildPositionBlocks(database, minimumBlocks: 1)
             try database.execute("INSERT INTO \(MessageBlocks.table) SELECT * FROM temp.later")
         }
         #expect(try database.scalarInt("SELECT count(*) FROM \(MessageBlocks.positionsTable) WHERE count = 90") == 4_096)
@@ -168,7 +173,8 @@ import TestSupport
         #expect(try database.scalarInt("SELECT count(*) FROM json_each(?) WHERE value = 5991", [ids]) == 1)
     }
 
-    /// A snapshot's trim builds the table again over the blocks it keeps; a writer that opens
+    /// A snapshot's trim builds the table again over the blocks it keeps when they are enough
+    /// (`minimumPositionSpan`; here they are not); a writer that opens
     /// the chunk again drops it (the blocks it would write are not in it).
     @Test func aTrimRebuildsTheTableAndAWriterDropsIt() throws {
         let folder = try TemporaryDirectory()
@@ -177,6 +183,9 @@ import TestSupport
         try database.execute("DELETE FROM records WHERE timestamp < ? OR timestamp >= ?",
                              [StoreTestRecords.base + 1_000, StoreTestRecords.base + 2_000])
         try MessageBlocks.removeEmptyBlocks(database, tables: ChunkTables(database))
+        // 17 blocks are left, under `minimumPositionSpan`: no table, the sets answer.
+        #expect(try !ChunkTables(database).hasPositionBlocks)
+        try database.inTransaction { try MessageBlocks.buildPositionBlocks(database, minimumBlocks: 1) }
         #expect(try database.scalarInt("SELECT count(*) FROM \(MessageBlocks.positionsTable) WHERE first = 15 AND count = 17 AND length(blocks) = 3") == 4_096)
         let left = Array(records[1_000..<2_000])
         for needle in Self.needles {

@@ -62,6 +62,12 @@ enum MessageBlocks {
     /// chunk of this store has about 3,700 blocks at its 64 MiB, and one whose ids are spread
     /// further (made elsewhere) keeps the sets alone.
     static let maxPositionSpan: Int64 = 1 << 16
+    /// The fewest blocks a chunk's positions table is built for (16,384 record ids; the sets
+    /// then take 135 KB, the table about 175 KB): its 4,096 rows cost about 45 KB even for a
+    /// chunk of two blocks, and a small chunk's sets are cheap to read anyway. With a table for
+    /// every chunk, the store of diagd's size quota test (`--chunk-size 64K --max-size 300K`)
+    /// stayed at 635 KB, over the test's bound of 500 KB.
+    static let minimumPositionSpan: Int64 = 256
     /// Records per block, and bytes of a block's record masks: 64 × 16 (`maskWords` words a
     /// record); the first writer's masks of one word a record are `narrowMasksByteCount`.
     static let recordsPerBlock = 1 << Int(idShift)
@@ -245,7 +251,7 @@ enum MessageBlocks {
     /// snapshot's chunk trimmed to its window): they cover nothing, and they are not small (a
     /// bundle bounded by `--size` kept 1.5 KB of them for every 64 records it had left out).
     /// The blocks that keep a record keep their sets and masks, a superset of what they hold.
-    /// A positions table is built again from the sets that are left.
+    /// A positions table is built again from the sets that are left (when they are enough).
     static func removeEmptyBlocks(_ database: Database, tables: ChunkTables) throws {
         for (name, present) in [(table, tables.hasMessageBlocks), (masksTable, tables.hasRecordMasks)] where present {
             try database.execute("""
@@ -361,9 +367,9 @@ enum MessageBlocks {
     /// it, for the `count` blocks from the chunk's first to its last. Run inside the seal's transaction, once no record is written to the chunk any more;
     /// a writer that opens the chunk again drops it (`ChunkWriter`). A set of another size than
     /// `byteCount` sets its block's bit in every row, as `diag_block_may_contain` keeps it. No
-    /// table for a chunk without sets and masks, without blocks, or spanning more than
-    /// `maxPositionSpan` blocks: its reads ask the sets, as before.
-    static func buildPositionBlocks(_ database: Database) throws {
+    /// table for a chunk without sets and masks, spanning fewer than `minimumBlocks` blocks, or
+    /// more than `maxPositionSpan`: its reads ask the sets, as before.
+    static func buildPositionBlocks(_ database: Database, minimumBlocks: Int64 = minimumPositionSpan) throws {
         try database.execute("DROP TABLE IF EXISTS \(positionsTable)")
         let tables = try ChunkTables(database)
         guard tables.hasMessageBlocks, tables.hasRecordMasks else { return }
@@ -371,7 +377,7 @@ enum MessageBlocks {
         guard try bounds.step(), !bounds.isNull(at: 0) else { return }
         let first = bounds.int64(at: 0)
         let (span, overflow) = bounds.int64(at: 1).subtractingReportingOverflow(first)
-        guard !overflow, span < maxPositionSpan else { return }
+        guard !overflow, span < maxPositionSpan, span + 1 >= minimumBlocks else { return }
         let stride = Int(span + 8) / 8
         let positionCount = 1 << bitShift
         var columns = [UInt8](repeating: 0, count: positionCount * stride)
