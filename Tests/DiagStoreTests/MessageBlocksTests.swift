@@ -152,7 +152,7 @@ import TestSupport
     }
 
     /// A block's record masks as the writer stores them (128 bits a record) and as the first
-    /// writer did (64 bits, `position & 63`), from the same messages; with `diag_block_ids`,
+    /// writer did (64 bits, `position & 63`), from the same messages; with `appendIDs`,
     /// both keep every record holding the needle, the wide ones never more records than the
     /// narrow ones, and over generated messages fewer (the reason they are wide).
     @Test func wideAndNarrowMasksKeepEveryMatchAndWideOnesFewerOthers() throws {
@@ -177,13 +177,9 @@ import TestSupport
             }
             #expect(wide.count == MessageBlocks.masksByteCount && narrow.count == MessageBlocks.narrowMasksByteCount)
             for needle in needles {
-                let positions = SQLBlob(try #require(MessageBlocks.positions(ofNeedles: [needle])))
+                let positions = try #require(MessageBlocks.positions(ofNeedles: [needle]))
                 func ids(_ masks: [UInt8]) throws -> Set<Int64> {
-                    let statement = try database.prepare("SELECT value FROM json_each(diag_block_ids(0, ?, ?))")
-                    try statement.bind([SQLBlob(masks), positions])
-                    var ids: Set<Int64> = []
-                    while try statement.step() { ids.insert(statement.int64(at: 0)) }
-                    return ids
+                    Set(try Self.blockIDs(database, 0, SQLBlob(masks), positions))
                 }
                 let matching = Set(block.indices.filter { MessageSearchIndex.fold(block[$0]).contains(MessageSearchIndex.fold(needle)) }.map(Int64.init))
                 let (wideIDs, narrowIDs) = (try ids(wide), try ids(narrow))
@@ -222,13 +218,30 @@ import TestSupport
                 == StoreTestRecords.containing(left, "finished in 42 ms").count)
     }
 
-    /// `diag_block_ids` keeps every id of a block it cannot narrow: masks absent, of another
-    /// size or type; a block number no id falls in gives none, and nothing fails.
+    /// The ids `MessageBlocks.appendIDs` leaves of `block` for `positions`, with `masks` read as
+    /// the reader reads a stored value (`blobIfBlob`: a value of another type is no masks).
+    static func blockIDs(_ database: Database, _ block: Int64, _ masks: SQLValueConvertible?, _ positions: [UInt8]) throws -> [Int64] {
+        let statement = try database.prepare("SELECT ?")
+        try statement.bind([masks])
+        _ = try statement.step()
+        let wanted = positions.withUnsafeBufferPointer(MessageBlocks.WantedBits.init)
+        var json: [UInt8] = [UInt8(ascii: "[")]
+        if let stored = statement.blobIfBlob(at: 0) {
+            stored.withUnsafeBytes { MessageBlocks.appendIDs(block: block, masks: $0, wanted: wanted, to: &json) }
+        } else {
+            MessageBlocks.appendIDs(block: block, masks: nil, wanted: wanted, to: &json)
+        }
+        json.append(UInt8(ascii: "]"))
+        return try JSONDecoder().decode([Int64].self, from: Data(json))
+    }
+
+    /// A block's ids keep every id it cannot narrow: masks absent, of another size or type; a
+    /// block number no id falls in gives none, and nothing fails.
     @Test func blockIDsKeepWhatTheyCannotRuleOut() throws {
         let database = try Database(path: ":memory:")
-        let positions = SQLBlob(try #require(MessageBlocks.positions(ofNeedles: ["needle"])))
+        let positions = try #require(MessageBlocks.positions(ofNeedles: ["needle"]))
         func ids(_ block: Int64, _ masks: SQLValueConvertible?) throws -> Int64? {
-            try database.scalarInt("SELECT count(*) FROM json_each(diag_block_ids(?, ?, ?))", [block, masks, positions])
+            Int64(try Self.blockIDs(database, block, masks, positions).count)
         }
         #expect(try ids(2, nil) == 64)
         #expect(try ids(2, SQLBlob([0])) == 64)
@@ -238,7 +251,7 @@ import TestSupport
         #expect(try ids(-1, SQLBlob([UInt8](repeating: 0, count: MessageBlocks.narrowMasksByteCount))) == 0)
         #expect(try ids(-1, SQLBlob([UInt8](repeating: 0xFF, count: MessageBlocks.narrowMasksByteCount))) == 64)
         #expect(try ids(2, SQLBlob([UInt8](repeating: 0, count: MessageBlocks.masksByteCount - 8))) == 64)
-        #expect(try database.scalarInt("SELECT min(value) FROM json_each(diag_block_ids(-1, NULL, ?))", [positions]) == -64)
+        #expect(try Self.blockIDs(database, -1, nil, positions).min() == -64)
         #expect(try ids(.max, nil) == 0)
         #expect(try ids(.min, nil) == 0)
         #expect(try ids(Int64.max >> 6, nil) == 64)

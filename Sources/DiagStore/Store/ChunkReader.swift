@@ -27,10 +27,11 @@ final class ChunkReader {
             // query's memory must stay flat (under 64 MiB for a million records) whatever the
             // store's size.
             let (database, tables): (Database, ChunkTables)
+            let mapping = mapped && chunk.sealed ? chunk.byteCount : 0
             if let connections {
-                (database, tables) = try connections.connection(chunk: chunk, path: path, mapping: mapped && chunk.sealed ? chunk.byteCount : 0)
+                (database, tables) = try connections.connection(chunk: chunk, path: path, mapping: mapping)
             } else {
-                database = try ChunkConnections.open(chunk: chunk, path: path, mapping: mapped && chunk.sealed ? chunk.byteCount : 0)
+                database = try ChunkConnections.open(chunk: chunk, path: path, mapping: mapping)
                 tables = try ChunkTables(database)
             }
             self.database = database

@@ -30,7 +30,7 @@ import DiagModel
 /// Beside it, `message_record_masks(block INTEGER PRIMARY KEY, masks BLOB NOT NULL)`: for each
 /// block, one 128-bit mask per record (id & 63), each the record's trigrams at bit
 /// `position & 127`, stored as two little-endian `UInt64`s (bits 0–63, then 64–127): 1,024
-/// bytes a block. A candidate block's records are narrowed by them (`diag_block_ids`), so a
+/// bytes a block. A candidate block's records are narrowed by them (`appendIDs`), so a
 /// rare needle reads its few records instead of 64 per block: 8,000 rows read for 126 matches
 /// in a chunk of 205,000 records through diagd, 16 ms of a rare `CONTAINS`'s 17 ms there.
 /// 128 bits rather than 64: a generated message sets three quarters of 64 bits, so a common
@@ -91,7 +91,6 @@ enum MessageBlocks {
     static let selectiveRecordFraction = 4
 
     static let functionName = "diag_block_may_contain"
-    static let idsFunctionName = "diag_block_ids"
 
     @inline(__always) static func bit(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Int {
         let key = UInt32(a) | UInt32(b) << 8 | UInt32(c) << 16
@@ -197,42 +196,39 @@ enum MessageBlocks {
                 let recordLimit = overflow || span >= Int64.max >> idShift ? Int64.max : ((span + 1) << idShift) / Int64(selectiveRecordFraction)
                 var json: [UInt8] = [UInt8(ascii: "[")]
                 var count: Int64 = 0
+                let wanted = positions.withUnsafeBufferPointer(WantedBits.init)
+                /// Adds the ids `masks` leave of `block` (its stored masks, if any); false past the limit.
+                func add(_ block: Int64, _ masks: [UInt8]?) -> Bool {
+                    let appended = if let masks {
+                        masks.withUnsafeBytes { appendIDs(block: block, masks: $0, wanted: wanted, to: &json) }
+                    } else {
+                        appendIDs(block: block, masks: nil, wanted: wanted, to: &json)
+                    }
+                    count += Int64(appended)
+                    return count <= recordLimit
+                }
                 // The blocks the sets are asked about: all of them, or those the positions
                 // table does not cover.
                 var condition = query.whereSQL
-                var bindings: [SQLValueConvertible?] = [SQLBlob(positions)] + query.bindings
+                var bindings = query.bindings
                 if query.positionBlocks, query.start == nil, query.end == nil,
                    let candidates = try positionCandidates(positions, in: database) {
-                    let wanted = positions.withUnsafeBufferPointer(WantedBits.init)
                     let masks = try database.prepare("SELECT masks FROM \(masksTable) WHERE block = ?")
                     for block in candidates.blocks {
                         masks.reset()
                         try masks.bind(block, at: 1)
-                        let stored = try masks.step() ? masks.blobIfBlob(at: 0) : nil
-                        let appended = if let stored {
-                            stored.withUnsafeBytes { appendIDs(block: block, masks: $0, wanted: wanted, to: &json) }
-                        } else {
-                            appendIDs(block: block, masks: nil, wanted: wanted, to: &json)
-                        }
-                        count += Int64(appended)
-                        guard count <= recordLimit else { return .scan }
+                        guard add(block, try masks.step() ? masks.blobIfBlob(at: 0) : nil) else { return .scan }
                     }
                     condition = "(block < ? OR block >= ?) AND " + condition
-                    bindings = [SQLBlob(positions), candidates.first, candidates.end] + query.bindings
+                    bindings = [candidates.first, candidates.end] + bindings
                 }
-                // Each candidate block's ids as `diag_block_ids` writes them, joined into one
-                // array: no id is parsed and written again.
                 let statement = try database.prepare("""
-                    SELECT \(idsFunctionName)(block, (SELECT masks FROM \(masksTable) WHERE \(masksTable).block = \(table).block), ?)
+                    SELECT block, (SELECT masks FROM \(masksTable) WHERE \(masksTable).block = \(table).block)
                     FROM \(table) WHERE \(condition)
                     """)
                 try statement.bind(bindings)
                 while try statement.step() {
-                    guard let ids = statement.isNull(at: 0) ? nil : statement.string(at: 0), ids.utf8.count > 2 else { continue }
-                    count += 1 + Int64(ids.utf8.count(where: { $0 == UInt8(ascii: ",") }))
-                    guard count <= recordLimit else { return .scan }
-                    if json.count > 1 { json.append(UInt8(ascii: ",")) }
-                    json.append(contentsOf: ids.utf8.dropFirst().dropLast())
+                    guard add(statement.int64(at: 0), statement.blobIfBlob(at: 1)) else { return .scan }
                 }
                 json.append(UInt8(ascii: "]"))
                 return .ids(String(decoding: json, as: UTF8.self))
@@ -271,45 +267,6 @@ enum MessageBlocks {
                 guard count == 2, let arguments else { return sqlite3_result_int(context, 1) }
                 sqlite3_result_int(context, MessageBlocks.mayContain(arguments[0], arguments[1]) ? 1 : 0)
             }, nil, nil, nil)
-        sqlite3_create_function_v2(
-            connection, idsFunctionName, 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nil,
-            { context, count, arguments in
-                guard count == 3, let arguments else { return sqlite3_result_null(context) }
-                MessageBlocks.blockIDs(context, arguments[0], arguments[1], arguments[2])
-            }, nil, nil, nil)
-    }
-
-    /// `diag_block_ids(block, masks, positions)`: the ids of `block` whose record mask holds
-    /// every position's bit (`position & 127` in masks of `masksByteCount` bytes,
-    /// `position & 63` in the first writer's of `narrowMasksByteCount`), as a JSON array for
-    /// `json_each`. Every id of the block when `masks` is a blob of neither size (a block without
-    /// its row, or a chunk from elsewhere) or the positions are not a blob: the filter never
-    /// drops a record it cannot rule out. Nothing (NULL) for a block number no id falls in
-    /// (past ±2⁵⁷).
-    private static func blockIDs(_ context: OpaquePointer?, _ block: OpaquePointer?, _ masks: OpaquePointer?, _ positions: OpaquePointer?) {
-        let number = sqlite3_value_int64(block)
-        let first = number << idShift
-        guard sqlite3_value_type(block) == SQLITE_INTEGER, first >> idShift == number else {
-            return sqlite3_result_null(context)
-        }
-        let wanted: WantedBits
-        if sqlite3_value_type(positions) == SQLITE_BLOB, let pairs = sqlite3_value_blob(positions) {
-            wanted = WantedBits(UnsafeBufferPointer(start: pairs.assumingMemoryBound(to: UInt8.self), count: Int(sqlite3_value_bytes(positions))))
-        } else {
-            wanted = WantedBits(UnsafeBufferPointer(start: nil, count: 0))
-        }
-        var json: [UInt8] = [UInt8(ascii: "[")]
-        json.reserveCapacity(1_400)
-        if sqlite3_value_type(masks) == SQLITE_BLOB, let bytes = sqlite3_value_blob(masks) {
-            appendIDs(block: number, masks: UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(masks))), wanted: wanted, to: &json)
-        } else {
-            appendIDs(block: number, masks: nil, wanted: wanted, to: &json)
-        }
-        json.append(UInt8(ascii: "]"))
-        json.withUnsafeBufferPointer { buffer in
-            sqlite3_result_text(context, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
-                                Int32(buffer.count), csqlite_transient())
-        }
     }
 
     /// The bits the positions of a needle want of a record's mask: of 128 bits (low and high
