@@ -35,6 +35,35 @@ import TestSupport
         #expect(deep.status == 65)
     }
 
+    /// Commands AND conditions of their own into the predicate (`show` leaves signposts out,
+    /// `--activity`, `--grep`, `stats --process`, `signposts`, `stream --sender`): an error is still
+    /// placed in what the user typed, and a text that is no predicate is refused even where the
+    /// wrapper's parentheses would have closed it into one.
+    @Test func errorsArePlacedInTheUsersPredicateNotInTheCommandsWrapper() throws {
+        let folder = try TemporaryDirectory("diag-bad-wrapped")
+        let file = try folder.write("a.ndjson", Fixtures.appleNDJSON)
+        let socket = folder.file("no-diagd.sock").path
+        let commands: [[String]] = [
+            ["show", file], ["show", "--signpost", file], ["show", "--activity", "5", file], ["show", "--grep", "x", file],
+            ["signposts", file], ["signposts", "--activities", file], ["stats", "--process", "p", file],
+            ["stream", "--sender", "s", "--socket", socket],
+        ]
+        for command in commands {
+            let unclosed = try diag(command + ["--predicate", "message CONTAINS[cd"])
+            #expect(unclosed.status == 65, "\(command)")
+            #expect(unclosed.stderr.contains("(column 20)\n  message CONTAINS[cd\n                     ^"), "\(command): \(unclosed.stderr)")
+            #expect(!unclosed.stderr.contains("line 2"), "\(command): \(unclosed.stderr)")
+            let secondLine = try diag(command + ["--predicate", "process == \"a\" AND\n  nosuch == 2"])
+            #expect(secondLine.status == 65, "\(command)")
+            #expect(secondLine.stderr.contains("(line 2, column 3)\n    nosuch == 2\n    ^"), "\(command): \(secondLine.stderr)")
+            // Alone it is no predicate; inside `(…\n) AND c` it would parse, with c on one side only.
+            let escaping = try diag(command + ["--predicate", "process == \"a\") OR (process == \"b\""])
+            #expect(escaping.status == 65, "\(command): \(escaping.stdout)")
+            #expect(escaping.stderr.contains("unbalanced ')'"), "\(command): \(escaping.stderr)")
+            #expect(escaping.stdout == "")
+        }
+    }
+
     @Test func predicateFilesThatHoldNothingOrCannotBeRead() throws {
         let folder = try TemporaryDirectory("diag-predicate-file")
         let file = try folder.write("a.ndjson", Fixtures.appleNDJSON)

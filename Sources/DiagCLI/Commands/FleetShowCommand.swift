@@ -47,15 +47,16 @@ struct FleetShowCommand: ParsableCommand {
     }
 
     func run() throws {
+        let user = try fleet.query.text()
         let text = SignpostArgument.restrict(
-            ActivityArgument.restrict(try fleet.query.text(), to: activityIdentifier),
+            ActivityArgument.restrict(user, to: activityIdentifier),
             includeSignposts: signpost)
         let connection = try FleetDatabase.connect(fleet.database)
         let selection = filter.selection(in: window)
         let sink = OutputSink.standardOutput()
         let printer = output.printer(zone: zone, sink: sink)
         try FleetDatabase.reporting {
-            let query = try fleet.query(text, selection: selection, zone: zone, connection: connection)
+            let query = try fleet.query(text, user: user, selection: selection, zone: zone, connection: connection)
             let reader = try FleetRecordReader(connection: connection, plan: query.plan())
             printer.begin()
             defer { printer.finish() }

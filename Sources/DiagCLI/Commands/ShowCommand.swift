@@ -97,14 +97,15 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         Self.keepFreedMemory()
+        let userText = try query.text()
         let predicateText = GrepArgument.restrict(
             SignpostArgument.restrict(
-                ActivityArgument.restrict(try query.text(), to: activityIdentifier),
+                ActivityArgument.restrict(userText, to: activityIdentifier),
                 includeSignposts: signpost),
             to: grep)
         let querySources = try SourceArguments.resolve(sources)
         let variables = try SourceArguments.variables(for: querySources, overriding: query.boundVariables)
-        let condition = try predicateText.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
+        let condition = try predicateText.map { try PredicateCondition.make($0, user: userText, variables: variables, zone: zone) }
         let options = ImportOptions(year: year, timeZone: zone.timeZone)
         let window = try span.window(zone: zone, sources: querySources, live: sources.isEmpty, options: options)
         let selection = filter.selection(in: window)

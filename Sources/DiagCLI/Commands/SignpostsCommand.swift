@@ -80,7 +80,7 @@ struct SignpostsCommand: ParsableCommand {
             : "eventType == signpostEvent"
         let user = try query.text()
         let text = user.map { "(\($0)\n) AND \(wanted)" } ?? wanted
-        let condition = try PredicateCondition.make(text, variables: variables, zone: zone)
+        let condition = try PredicateCondition.make(text, user: user, variables: variables, zone: zone)
         let options = ImportOptions(year: year, timeZone: zone.timeZone)
         let window = try span.window(zone: zone, sources: querySources, live: sources.isEmpty, options: options)
         let selection = RecordSelection(

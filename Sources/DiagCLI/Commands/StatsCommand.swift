@@ -45,10 +45,11 @@ struct StatsCommand: ParsableCommand {
     }
 
     mutating func run() throws {
-        let text = StatsSubjects.restrict(try query.text(), processes: origin.process, senders: origin.sender)
+        let user = try query.text()
+        let text = StatsSubjects.restrict(user, processes: origin.process, senders: origin.sender)
         let querySources = try SourceArguments.resolve(sources)
         let variables = try SourceArguments.variables(for: querySources, overriding: query.boundVariables)
-        let condition = try text.map { try PredicateCondition.make($0, variables: variables, zone: zone) }
+        let condition = try text.map { try PredicateCondition.make($0, user: user, variables: variables, zone: zone) }
         window = try span.window(zone: zone, sources: querySources, live: sources.isEmpty, options: ImportOptions(timeZone: zone.timeZone))
         let counted = try StatsCounter.count(
             querySources, condition: condition, start: window.start, end: window.end,

@@ -76,12 +76,9 @@ struct StreamCommand: ParsableCommand {
     /// `--sender` ANDed in. diagd reads zone-less dates as UTC: they are sent as the instants
     /// read here, in --timezone (else $TZ, else /etc/localtime), as `show` reads them.
     private func sentPredicate() throws -> String? {
-        guard let text = StatsSubjects.restrict(try query.text(), processes: [], senders: filter.sender) else { return nil }
-        do {
-            return try Predicate.parse(text, variables: query.boundVariables, dateZone: DateLiteralZone(zone)).textWithAbsoluteDates
-        } catch {
-            throw InputError("\(error)")
-        }
+        let user = try query.text()
+        guard let text = StatsSubjects.restrict(user, processes: [], senders: filter.sender) else { return nil }
+        return try PredicateCondition.parse(text, user: user, variables: query.boundVariables, dateZone: DateLiteralZone(zone)).textWithAbsoluteDates
     }
 }
 

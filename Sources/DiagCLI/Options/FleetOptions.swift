@@ -43,19 +43,13 @@ extension FleetOptions {
     /// The query over `--bundle`'s records (all when it is not given): the bundle resolved, the
     /// predicate parsed with the bundles' identifiers and `--var`'s values, dates read in `zone`
     /// (a bad predicate exits 65 with its caret).
-    func query(_ text: String?, selection: RecordSelection, zone: DisplayZone, connection: PostgresConnection) throws -> FleetQuery {
+    func query(_ text: String?, user: String? = nil, selection: RecordSelection, zone: DisplayZone, connection: PostgresConnection) throws -> FleetQuery {
         let bundleID = try bundle.map { try FleetBundles.resolve($0, connection: connection) }
         var predicate: DiagPredicate.Predicate?
         if let text {
             let bound = try FleetBundles.identifiers(bundleID: bundleID, connection: connection)
                 .merging(query.boundVariables) { _, given in given }
-            UndecidedMatchCheck.install()
-            do {
-                predicate = try DiagPredicate.Predicate.parse(
-                    text, variables: bound, dateZone: DateLiteralZone(zone), enclosingLevels: PredicateCondition.wrapperLevels)
-            } catch {
-                throw InputError(error.description)
-            }
+            predicate = try PredicateCondition.parse(text, user: user, variables: bound, dateZone: DateLiteralZone(zone))
         }
         return FleetQuery(selection: selection, predicate: predicate, bundleID: bundleID)
     }

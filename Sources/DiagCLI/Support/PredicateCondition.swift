@@ -12,14 +12,10 @@ enum PredicateCondition {
 
     /// Parses the predicate; a bad one is bad input (exit 65) with the parser's message and caret.
     /// Date literals without a zone are read in `zone`, as `--start` and `--end` are.
-    static func make(_ text: String, variables: [String: String], zone: DisplayZone) throws -> QueryCondition {
-        UndecidedMatchCheck.install()
-        let predicate: Predicate
-        do {
-            predicate = try Predicate.parse(text, variables: variables, dateZone: DateLiteralZone(zone), enclosingLevels: wrapperLevels)
-        } catch {
-            throw InputError(error.description)
-        }
+    /// `user` is the text the user wrote when `text` wraps it in `(P) AND c` conditions of the
+    /// command's own: an error in it is then reported against what the user typed.
+    static func make(_ text: String, user: String? = nil, variables: [String: String], zone: DisplayZone) throws -> QueryCondition {
+        let predicate = try parse(text, user: user, variables: variables, dateZone: DateLiteralZone(zone))
         let plan = predicate.plan()
         var messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
         if let residual = plan.residual, residual.readsOnlyMessage {
@@ -31,6 +27,26 @@ enum PredicateCondition {
             residual: plan.residual.map { residual in { residual.evaluate($0) } },
             messageResidual: messageResidual,
             matches: predicate.evaluate)
+    }
+}
+
+extension PredicateCondition {
+    /// Parses `text`: the user's predicate `user` with the command's conditions ANDed in as
+    /// `(user\n) AND c`. `user` is parsed alone first, so that
+    /// - an error in it is reported against what the user typed: an unclosed `CONTAINS[cd` would
+    ///   otherwise point at the wrapper's `) AND eventType != signpostEvent`, which they never wrote;
+    /// - a text that is no predicate cannot turn into one inside the wrapper: `a == 1) OR (b == 2`
+    ///   would otherwise run as `(a == 1) OR (b == 2) AND c`, the condition on one side only.
+    static func parse(_ text: String, user: String?, variables: [String: String], dateZone: DateLiteralZone) throws -> Predicate {
+        UndecidedMatchCheck.install()
+        do {
+            if let user, user != text {
+                _ = try Predicate.parse(user, variables: variables, dateZone: dateZone, enclosingLevels: wrapperLevels)
+            }
+            return try Predicate.parse(text, variables: variables, dateZone: dateZone, enclosingLevels: wrapperLevels)
+        } catch {
+            throw InputError(error.description)
+        }
     }
 }
 
