@@ -11,6 +11,7 @@ import Testing
     /// chunk's columns and its indexes' names: that is the schema, `ChunkSchema`, not the layout
     /// of the store's files.)
     static let spellings = ["\"Persist", "/Persist", "Info.json", StoreLayout.chunkSuffix, StoreLayout.writerLock,
+                            StoreLayout.readersLock,
                             StoreLayout.searchTable, StoreLayout.messageBlocksTable]
 
     /// Apple's `.logarchive` has a `Persist/` folder of its own (tracev3 files): DiagAppleLog

@@ -9,29 +9,66 @@ import Glibc
 public struct CPUSharePacer {
     /// The fraction of one core, above 0 and at most 1 (1: no pauses).
     public let share: Double
-    private let wallStart: Double
+    /// Asked at each look at the clocks: true while someone the work should give way to is
+    /// there (diagd: a reader of the store, `StoreReaders.Presence`); the pacer then waits,
+    /// looking again every `yieldPoll` seconds, for at most `maximumYield` seconds in a row, and
+    /// after such a wait runs `minimumRun` seconds before it waits again (a `diag show` left open
+    /// in a pager, or a `--follow`, slows the work down, never stops it).
+    private let yieldsTo: (() -> Bool)?
+    private let maximumYield: Double
+    private let minimumRun: Double
+    private let yieldPoll: Double
+    private var wallStart: Double
     private let cpuStart: Double
     private var calls = 0
+    /// When a wait as long as `maximumYield` ended: no waiting again until `minimumRun` later.
+    private var lastLongYieldEnd = -Double.infinity
 
     /// Calls of `pace()` between two looks at the clocks.
     static let stride = 256
 
-    public init(share: Double) {
+    public init(share: Double, yieldsTo: (() -> Bool)? = nil, maximumYield: Double = 5, minimumRun: Double = 5, yieldPoll: Double = 0.02) {
         self.share = min(1, max(0.01, share))
+        self.yieldsTo = yieldsTo
+        self.maximumYield = maximumYield
+        self.minimumRun = minimumRun
+        self.yieldPoll = yieldPoll
         wallStart = Self.seconds(CLOCK_MONOTONIC)
         cpuStart = Self.seconds(CLOCK_THREAD_CPUTIME_ID)
     }
 
     /// Sleeps as long as it takes for the thread's CPU time to be back at `share` of the time
-    /// since the pacer was made; must be called on the thread that made it.
+    /// since the pacer was made (time spent giving way not counted), and while `yieldsTo` says
+    /// so, within its bounds; must be called on the thread that made it.
     public mutating func pace() {
         calls += 1
-        guard share < 1, calls % Self.stride == 0 else { return }
+        guard calls % Self.stride == 0 else { return }
+        giveWay()
+        guard share < 1 else { return }
         let used = Self.seconds(CLOCK_THREAD_CPUTIME_ID) - cpuStart
         let elapsed = Self.seconds(CLOCK_MONOTONIC) - wallStart
         let ahead = used / share - elapsed
         guard ahead > 0.001 else { return }
         usleep(useconds_t(min(ahead, 1) * 1_000_000))
+    }
+
+    /// The seconds this pacer has waited for `yieldsTo` in all.
+    public private(set) var yielded: Double = 0
+
+    private mutating func giveWay() {
+        guard let yieldsTo else { return }
+        let start = Self.seconds(CLOCK_MONOTONIC)
+        guard start - lastLongYieldEnd >= minimumRun, yieldsTo() else { return }
+        var now = start
+        while now - start < maximumYield {
+            usleep(useconds_t(max(0.001, min(yieldPoll, maximumYield - (now - start))) * 1_000_000))
+            now = Self.seconds(CLOCK_MONOTONIC)
+            if !yieldsTo() { break }
+        }
+        if now - start >= maximumYield { lastLongYieldEnd = now }
+        // The wait is not time the work could have used: the share is of the time left to it.
+        wallStart += now - start
+        yielded += now - start
     }
 
     private static func seconds(_ clock: clockid_t) -> Double {

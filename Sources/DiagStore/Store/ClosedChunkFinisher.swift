@@ -25,12 +25,24 @@ public final class ClosedChunkFinisher: Sendable {
     /// The share of one core the search index builds are held to (`CPUSharePacer`); nil: as
     /// much as the scheduler gives.
     private let cpuShare: Double?
+    /// Readers of the store, whom the search index builds give way to (`StoreReaders`); nil:
+    /// they do not.
+    private let readers: StoreReaders.Presence?
+    /// The longest wait for readers in a row, in seconds (`CPUSharePacer.maximumYield`).
+    private let readerYield: Double
 
+    /// `yieldsToReaders`: the search index builds wait while a reader holds its mark on the
+    /// store, `readerYield` seconds at most in a row, then work 5 s before they wait again
+    /// (`CPUSharePacer`); diagd's finisher does. 10 s covers a `MATCHES` over 10M records
+    /// (about 5 s here); a `diag show` left open in a pager slows the builds to a third.
     public init(store: LogStore, label: String = "diag.chunk-finisher", cpuShare: Double? = nil,
+                yieldsToReaders: Bool = false, readerYield: Double = 10,
                 prepareThread: @escaping @Sendable () -> Void = {}) {
         self.store = store
         self.queue = DispatchQueue(label: label)
         self.cpuShare = cpuShare
+        self.readers = yieldsToReaders ? StoreReaders.Presence(storeURL: store.url) : nil
+        self.readerYield = readerYield
         self.prepareThread = prepareThread
     }
 
@@ -53,7 +65,12 @@ public final class ClosedChunkFinisher: Sendable {
                 do {
                     guard !isCancelled else { break }
                     try store.sealPendingChunks()
-                    var pacer = cpuShare.map(CPUSharePacer.init(share:))
+                    var pacer: CPUSharePacer?
+                    if cpuShare != nil || readers != nil {
+                        let readers = self.readers
+                        pacer = CPUSharePacer(share: cpuShare ?? 1, yieldsTo: readers.map { readers in { readers.readersPresent } },
+                                              maximumYield: readerYield, minimumRun: 5)
+                    }
                     // One search index at a time, sealing what closed meanwhile before the next:
                     // a seal (the timestamp index a window query needs) costs a fifth of a search
                     // index, and until the index exists the block sets serve a CONTAINS. Indexing

@@ -5,7 +5,10 @@ extension LogStore {
     /// The records matching `filter`, in timestamp order, read as they are consumed.
     public func records(filter: StoreFilter = StoreFilter()) -> RecordCursor {
         let chunks = lock.withLock { state.info.chunks }
-        return RecordCursor(chunks: chunks, filter: filter, pathOf: { [persistURL] in persistURL.appendingPathComponent($0).path })
+        let cursor = RecordCursor(chunks: chunks, filter: filter, pathOf: { [persistURL] in persistURL.appendingPathComponent($0).path })
+        // The read goes on after the caller lets the store go (`diag show` keeps the cursor only).
+        cursor.readerMark = readerMark
+        return cursor
     }
 
     /// The number of records matching the SQL part of `filter` (time, `whereSQL`, and the

@@ -57,6 +57,9 @@ public final class LogStore: @unchecked Sendable {
     var persistURL: URL { StoreLayout.chunkFolderURL(url) }
     /// `persistURL`'s path, kept: building URLs was a tenth of opening a store of 43 chunks.
     private let persistPath: String
+    /// A read-only value's mark on the store while it lives, so that diagd's background work
+    /// leaves the cores to the read (`StoreReaders`).
+    let readerMark: StoreReaders.Mark?
 
     /// The path of a chunk file, `Persist/<file>` (file names come from `Persist/` itself).
     func chunkPath(_ file: String) -> String { persistPath + "/" + file }
@@ -68,6 +71,7 @@ public final class LogStore: @unchecked Sendable {
         var persist = StoreLayout.chunkFolderURL(url).path
         while persist.count > 1, persist.hasSuffix("/") { persist.removeLast() }
         persistPath = persist
+        readerMark = options.readOnly ? StoreReaders.Mark(storeURL: url) : nil
     }
 
     /// Opens the store at `url`, creating it when `create` is true and there is none.

@@ -18,6 +18,8 @@ public final class RecordCursor {
     private let connections: ChunkConnections?
     /// Whether chunks are read through a memory map (`mapsChunks`).
     let mapped: Bool
+    /// The store's reader mark, held while the cursor reads (`StoreReaders`).
+    var readerMark: StoreReaders.Mark?
 
     /// `mapped` nil decides from the chunks and the filter (`mapsChunks`); parts pass the
     /// decision of the cursor they come from.

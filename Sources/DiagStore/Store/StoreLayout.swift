@@ -7,6 +7,7 @@ import Foundation
 /// ```
 /// <store>/Info.json                          the store's summary (`StoreInfo`)
 /// <store>/writer.lock                        held by the one appender (`WriterLock`)
+/// <store>/readers.lock                       shared by readers, looked at by diagd (`StoreReaders`)
 /// <store>/Persist/0000000000000001.chunk.sqlite   one SQLite file per chunk
 /// ```
 public enum StoreLayout {
@@ -18,6 +19,8 @@ public enum StoreLayout {
     public static let chunkSuffix = ".chunk.sqlite"
     /// The file whose `flock` the store's only appender holds.
     public static let writerLock = "writer.lock"
+    /// The file whose shared `flock` readers hold while they read (`StoreReaders`).
+    public static let readersLock = "readers.lock"
     /// The files SQLite may keep beside a chunk, by the suffix added to the chunk's name.
     public static let chunkSideSuffixes = ["-wal", "-shm", "-journal"]
     /// The table of records in every chunk, and the message search index beside it.
@@ -47,6 +50,9 @@ public enum StoreLayout {
 
     /// The writer lock of a store.
     public static func writerLockURL(_ store: URL) -> URL { store.appendingPathComponent(writerLock) }
+
+    /// The readers' lock of a store.
+    public static func readersLockURL(_ store: URL) -> URL { store.appendingPathComponent(readersLock) }
 
     /// True when `store` holds an `Info.json`: a store, and not (say) Apple's `.logarchive`.
     public static func hasInfo(_ store: URL) -> Bool { FileManager.default.fileExists(atPath: infoURL(store).path) }

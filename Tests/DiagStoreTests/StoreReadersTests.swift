@@ -1,0 +1,126 @@
+import DiagModel
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+@testable import DiagStore
+
+/// Readers mark a store while they read it, and diagd's search index builder gives way to them
+/// for a bounded time (`StoreReaders`, `CPUSharePacer`).
+@Suite struct StoreReadersTests {
+    @Test func aReadOnlyStoreMarksTheStoreWhileItIsOpenAndAWriterDoesNot() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let writer = try LogStore.open(at: url, create: true)
+        try writer.append([StoreTestRecords.full(0)])
+        let presence = try #require(StoreReaders.Presence(storeURL: url))
+        #expect(!presence.readersPresent)
+        do {
+            let reader = try LogStore.openForReading(at: url)
+            #expect(presence.readersPresent)
+            let second = try LogStore.open(at: url, options: .readOnly)
+            #expect(presence.readersPresent)
+            #expect(try reader.records().all().count == 1)
+            withExtendedLifetime(second) {}
+        }
+        #expect(!presence.readersPresent, "the mark goes with the last reader")
+        // `diag show` keeps the cursor and lets the store go: the cursor holds the mark.
+        var cursor: RecordCursor? = try LogStore.openForReading(at: url).records()
+        #expect(presence.readersPresent)
+        #expect(try cursor?.all().count == 1)
+        cursor = nil
+        #expect(!presence.readersPresent)
+        // Looking takes the lock for an instant and gives it back: a reader after it marks again.
+        let again = try LogStore.openForReading(at: url)
+        #expect(presence.readersPresent)
+        withExtendedLifetime(again) {}
+        withExtendedLifetime(writer) {}
+    }
+
+    @Test func aReaderNeverCreatesTheFileAndReadsWithoutIt() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let writer = try LogStore.open(at: url, create: true)
+        try writer.append([StoreTestRecords.full(0)])
+        try writer.close()
+        let reader = try LogStore.openForReading(at: url)
+        #expect(try reader.records().all().count == 1)
+        #expect(!FileManager.default.fileExists(atPath: StoreLayout.readersLockURL(url).path))
+    }
+
+    /// A stranger's store may hold anything by that name: a FIFO must not hang the reader (it is
+    /// opened without blocking and refused as no regular file), a link is not followed.
+    @Test func aFIFOOrALinkByThatNameIsNotMarkedAndDoesNotHang() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let writer = try LogStore.open(at: url, create: true)
+        try writer.append([StoreTestRecords.full(0)])
+        try writer.close()
+        let lock = StoreLayout.readersLockURL(url).path
+        #expect(mkfifo(lock, 0o644) == 0)
+        #expect(StoreReaders.Mark(storeURL: url) == nil)
+        #expect(try LogStore.openForReading(at: url).records().all().count == 1)
+        try FileManager.default.removeItem(atPath: lock)
+        let target = try folder.write("elsewhere", "")
+        try FileManager.default.createSymbolicLink(atPath: lock, withDestinationPath: target)
+        #expect(StoreReaders.Mark(storeURL: url) == nil)
+        #expect(try LogStore.openForReading(at: url).records().all().count == 1)
+    }
+
+    @Test func thePacerGivesWayUntilTheReaderLeaves() {
+        let reader = Flag()
+        var pacer = CPUSharePacer(share: 1, yieldsTo: { reader.present }, maximumYield: 60, minimumRun: 60, yieldPoll: 0.005)
+        let leaves = Thread { Thread.sleep(forTimeInterval: 0.3); reader.leave() }
+        leaves.start()
+        for _ in 0..<CPUSharePacer.stride { pacer.pace() }
+        let stillThere = reader.present
+        #expect(!stillThere, "pace() returned while the reader was still there")
+        #expect(pacer.yielded >= 0.25 && pacer.yielded < 30, "\(pacer.yielded)")
+        let before = pacer.yielded
+        for _ in 0..<CPUSharePacer.stride { pacer.pace() }
+        #expect(pacer.yielded == before, "no reader, no wait")
+    }
+
+    @Test func aReaderThatStaysIsGivenWayToForABoundedTimeOnly() {
+        var pacer = CPUSharePacer(share: 1, yieldsTo: { true }, maximumYield: 0.2, minimumRun: 60, yieldPoll: 0.01)
+        for _ in 0..<CPUSharePacer.stride { pacer.pace() }
+        let first = pacer.yielded
+        #expect(first >= 0.2 && first < 10, "\(first)")
+        // Within `minimumRun` of a wait that reached its bound, the work goes on.
+        for _ in 0..<(10 * CPUSharePacer.stride) { pacer.pace() }
+        #expect(pacer.yielded == first)
+        var never = CPUSharePacer(share: 1, yieldsTo: { false })
+        for _ in 0..<(10 * CPUSharePacer.stride) { never.pace() }
+        #expect(never.yielded == 0)
+    }
+
+    /// The finisher diagd runs: while a reader has the store open, the closed chunk's search
+    /// index is not built; once the reader is gone, it is.
+    @Test func theFinisherBuildsNoSearchIndexWhileAReaderReads() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let store = try LogStore.open(at: url, create: true, options: .init(sealOnRotation: false))
+        try store.append((0..<2_000).map { StoreTestRecords.full($0) })
+        try store.rotate()
+        try store.append([StoreTestRecords.full(2_000)])
+        let finisher = ClosedChunkFinisher(store: store, yieldsToReaders: true, readerYield: 600)
+        var reader: LogStore? = try LogStore.openForReading(at: url)
+        finisher.requestPass()
+        Thread.sleep(forTimeInterval: 1)
+        #expect(!finisher.isIdle)
+        #expect(store.info.chunks.first?.searchIndex == false)
+        #expect(store.info.chunks.first?.sealed == true, "the seal does not wait: only the search index does")
+        #expect(try reader?.records().all().count == 2_001)
+        reader = nil
+        try finisher.wait()
+        #expect(store.info.chunks.first?.searchIndex == true)
+        #expect(store.closedChunksAwaitingSearchIndex == 0)
+    }
+}
+
+/// A reader's presence, set on one thread and read on another.
+private final class Flag: Sendable {
+    private let value = Atomic(true)
+    var present: Bool { value.load(ordering: .acquiring) }
+    func leave() { value.store(false, ordering: .releasing) }
+}
