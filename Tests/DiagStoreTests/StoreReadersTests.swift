@@ -39,10 +39,7 @@ import TestSupport
 
     @Test func aReaderNeverCreatesTheFileAndReadsWithoutIt() throws {
         let folder = try TemporaryDirectory()
-        let url = folder.file("s.logarchive")
-        let writer = try LogStore.open(at: url, create: true)
-        try writer.append([StoreTestRecords.full(0)])
-        try writer.close()
+        let url = try Self.storeOfOneRecord(in: folder)
         let reader = try LogStore.openForReading(at: url)
         #expect(try reader.records().all().count == 1)
         #expect(!FileManager.default.fileExists(atPath: StoreLayout.readersLockURL(url).path))
@@ -52,10 +49,7 @@ import TestSupport
     /// opened without blocking and refused as no regular file), a link is not followed.
     @Test func aFIFOOrALinkByThatNameIsNotMarkedAndDoesNotHang() throws {
         let folder = try TemporaryDirectory()
-        let url = folder.file("s.logarchive")
-        let writer = try LogStore.open(at: url, create: true)
-        try writer.append([StoreTestRecords.full(0)])
-        try writer.close()
+        let url = try Self.storeOfOneRecord(in: folder)
         let lock = StoreLayout.readersLockURL(url).path
         #expect(mkfifo(lock, 0o644) == 0)
         #expect(StoreReaders.Mark(storeURL: url) == nil)
@@ -65,6 +59,26 @@ import TestSupport
         try FileManager.default.createSymbolicLink(atPath: lock, withDestinationPath: target)
         #expect(StoreReaders.Mark(storeURL: url) == nil)
         #expect(try LogStore.openForReading(at: url).records().all().count == 1)
+    }
+
+    /// A closed store of one record in `folder`, no diagd ever on it (so no `readers.lock`).
+    static func storeOfOneRecord(in folder: TemporaryDirectory) throws -> URL {
+        let url = folder.file("s.logarchive")
+        let writer = try LogStore.open(at: url, create: true)
+        try writer.append([StoreTestRecords.full(0)])
+        try writer.close()
+        return url
+    }
+
+    /// A store whose first chunk (2,000 records) is closed, unsealed and unindexed, as diagd
+    /// leaves one for its finisher; the open chunk holds one more record.
+    static func storeWithAClosedChunk(in folder: TemporaryDirectory) throws -> (LogStore, URL) {
+        let url = folder.file("s.logarchive")
+        let store = try LogStore.open(at: url, create: true, options: .init(sealOnRotation: false))
+        try store.append((0..<2_000).map { StoreTestRecords.full($0) })
+        try store.rotate()
+        try store.append([StoreTestRecords.full(2_000)])
+        return (store, url)
     }
 
     @Test func thePacerGivesWayUntilTheReaderLeaves() {
@@ -98,11 +112,7 @@ import TestSupport
     /// index is not built; once the reader is gone, it is.
     @Test func theFinisherBuildsNoSearchIndexWhileAReaderReads() throws {
         let folder = try TemporaryDirectory()
-        let url = folder.file("s.logarchive")
-        let store = try LogStore.open(at: url, create: true, options: .init(sealOnRotation: false))
-        try store.append((0..<2_000).map { StoreTestRecords.full($0) })
-        try store.rotate()
-        try store.append([StoreTestRecords.full(2_000)])
+        let (store, url) = try Self.storeWithAClosedChunk(in: folder)
         let finisher = ClosedChunkFinisher(store: store, yieldsToReaders: true, readerYield: 600)
         var reader: LogStore? = try LogStore.openForReading(at: url)
         finisher.requestPass()
@@ -115,6 +125,25 @@ import TestSupport
         try finisher.wait()
         #expect(store.info.chunks.first?.searchIndex == true)
         #expect(store.closedChunksAwaitingSearchIndex == 0)
+    }
+
+    /// diagd stops by cancelling the finisher and waiting for it: a wait for readers (here up to
+    /// 10 minutes) must not hold the stop.
+    @Test func aCancelEndsTheWaitForReaders() throws {
+        let folder = try TemporaryDirectory()
+        let (store, url) = try Self.storeWithAClosedChunk(in: folder)
+        let finisher = ClosedChunkFinisher(store: store, yieldsToReaders: true, readerYield: 600)
+        let reader = try LogStore.openForReading(at: url)
+        finisher.requestPass()
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(!finisher.isIdle)
+        finisher.cancel()
+        let stopped = DispatchSemaphore(value: 0)
+        Thread { _ = try? finisher.wait(); stopped.signal() }.start()
+        #expect(stopped.wait(timeout: .now() + 60) == .success, "the finisher still waits for the reader after cancel()")
+        // The chunk being worked on is finished (`cancel`'s contract), the reader still there.
+        #expect(store.info.chunks.first?.searchIndex == true)
+        withExtendedLifetime(reader) {}
     }
 }
 

@@ -67,9 +67,9 @@ public final class ClosedChunkFinisher: Sendable {
                     try store.sealPendingChunks()
                     var pacer: CPUSharePacer?
                     if cpuShare != nil || readers != nil {
-                        let readers = self.readers
-                        pacer = CPUSharePacer(share: cpuShare ?? 1, yieldsTo: readers.map { readers in { readers.readersPresent } },
-                                              maximumYield: readerYield, minimumRun: 5)
+                        // A cancel (diagd stopping, which waits for this pass) ends a wait at once.
+                        let yieldsTo = readers.map { readers in { [self] in !isCancelled && readers.readersPresent } }
+                        pacer = CPUSharePacer(share: cpuShare ?? 1, yieldsTo: yieldsTo, maximumYield: readerYield, minimumRun: 5)
                     }
                     // One search index at a time, sealing what closed meanwhile before the next:
                     // a seal (the timestamp index a window query needs) costs a fifth of a search
