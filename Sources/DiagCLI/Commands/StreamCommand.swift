@@ -78,7 +78,9 @@ struct StreamCommand: ParsableCommand {
     private func sentPredicate() throws -> String? {
         let user = try query.text()
         guard let text = StatsSubjects.restrict(user, processes: [], senders: filter.sender) else { return nil }
-        return try PredicateCondition.parse(text, user: user, variables: query.boundVariables, dateZone: DateLiteralZone(zone)).textWithAbsoluteDates
+        // diagd parses what it is sent with no nesting beyond check's: the same bound here.
+        return try PredicateCondition.parse(text, user: user, variables: query.boundVariables, dateZone: DateLiteralZone(zone),
+                                            enclosingLevels: 0).textWithAbsoluteDates
     }
 }
 

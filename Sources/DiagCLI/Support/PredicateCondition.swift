@@ -37,13 +37,16 @@ extension PredicateCondition {
     ///   otherwise point at the wrapper's `) AND eventType != signpostEvent`, which they never wrote;
     /// - a text that is no predicate cannot turn into one inside the wrapper: `a == 1) OR (b == 2`
     ///   would otherwise run as `(a == 1) OR (b == 2) AND c`, the condition on one side only.
-    static func parse(_ text: String, user: String?, variables: [String: String], dateZone: DateLiteralZone) throws -> Predicate {
+    /// `enclosingLevels`: the nesting allowed beyond `diag predicate check`'s (0 where the text is
+    /// sent to diagd, which allows none).
+    static func parse(_ text: String, user: String?, variables: [String: String], dateZone: DateLiteralZone,
+                      enclosingLevels: Int = wrapperLevels) throws -> Predicate {
         UndecidedMatchCheck.install()
         do {
             if let user, user != text {
-                _ = try Predicate.parse(user, variables: variables, dateZone: dateZone, enclosingLevels: wrapperLevels)
+                _ = try Predicate.parse(user, variables: variables, dateZone: dateZone, enclosingLevels: enclosingLevels)
             }
-            return try Predicate.parse(text, variables: variables, dateZone: dateZone, enclosingLevels: wrapperLevels)
+            return try Predicate.parse(text, variables: variables, dateZone: dateZone, enclosingLevels: enclosingLevels)
         } catch {
             throw InputError(error.description)
         }

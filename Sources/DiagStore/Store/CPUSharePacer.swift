@@ -27,7 +27,7 @@ public struct CPUSharePacer {
     /// Calls of `pace()` between two looks at the clocks.
     static let stride = 256
 
-    public init(share: Double, yieldsTo: (() -> Bool)? = nil, maximumYield: Double = 5, minimumRun: Double = 5, yieldPoll: Double = 0.02) {
+    public init(share: Double, yieldsTo: (() -> Bool)? = nil, maximumYield: Double = 10, minimumRun: Double = 5, yieldPoll: Double = 0.02) {
         self.share = min(1, max(0.01, share))
         self.yieldsTo = yieldsTo
         self.maximumYield = maximumYield

@@ -32,8 +32,8 @@ public final class ClosedChunkFinisher: Sendable {
     private let readerYield: Double
 
     /// `yieldsToReaders`: the search index builds wait while a reader holds its mark on the
-    /// store, `readerYield` seconds at most in a row, then work 5 s before they wait again
-    /// (`CPUSharePacer`); diagd's finisher does. 10 s covers a `MATCHES` over 10M records
+    /// store, `readerYield` seconds at most in a row, then work `CPUSharePacer`'s `minimumRun`
+    /// (5 s) before they wait again; diagd's finisher does. 10 s covers a `MATCHES` over 10M records
     /// (about 5 s here); a `diag show` left open in a pager slows the builds to a third.
     public init(store: LogStore, label: String = "diag.chunk-finisher", cpuShare: Double? = nil,
                 yieldsToReaders: Bool = false, readerYield: Double = 10,
@@ -68,8 +68,9 @@ public final class ClosedChunkFinisher: Sendable {
                     var pacer: CPUSharePacer?
                     if cpuShare != nil || readers != nil {
                         // A cancel (diagd stopping, which waits for this pass) ends a wait at once.
-                        let yieldsTo = readers.map { readers in { [self] in !isCancelled && readers.readersPresent } }
-                        pacer = CPUSharePacer(share: cpuShare ?? 1, yieldsTo: yieldsTo, maximumYield: readerYield, minimumRun: 5)
+                        let readers = self.readers
+                        let yieldsTo: (() -> Bool)? = readers.map { readers in { !self.isCancelled && readers.readersPresent } }
+                        pacer = CPUSharePacer(share: cpuShare ?? 1, yieldsTo: yieldsTo, maximumYield: readerYield)
                     }
                     // One search index at a time, sealing what closed meanwhile before the next:
                     // a seal (the timestamp index a window query needs) costs a fifth of a search

@@ -12,9 +12,11 @@ import Glibc
 /// is open (`Mark`); diagd's finisher asks between two batches of the records it indexes whether
 /// anyone holds one (`Presence`) and, for a bounded time, waits while someone does
 /// (`CPUSharePacer`). A cursor of a store (`LogStore.records`) holds the store's mark too: the
-/// read outlives the `LogStore` value. Nothing depends on it for correctness: a reader that cannot open the file
-/// (diagd never ran on the store, an older diagd, no permission, not a regular file) reads as
-/// before, and a reader that dies drops its lock with its descriptors.
+/// read outlives the `LogStore` value.
+///
+/// Nothing depends on it for correctness: a reader that cannot open the file (diagd never ran on
+/// the store, an older diagd, no permission, not a regular file) reads as before, and a reader
+/// that dies drops its lock with its descriptors.
 public enum StoreReaders {
     /// A reader's mark: the shared lock, dropped when the value goes.
     final class Mark {
