@@ -62,6 +62,14 @@ import TestSupport
             #expect(escaping.stderr.contains("unbalanced ')'"), "\(command): \(escaping.stderr)")
             #expect(escaping.stdout == "")
         }
+        // diagd parses what stream sends with no nesting beyond check's 256 levels: the --sender
+        // wrapper's level counts here, so the refusal comes with a caret, before any connection.
+        let deep = String(repeating: "(", count: 256) + "TRUEPREDICATE" + String(repeating: ")", count: 256)
+        #expect(try diag(["predicate", "check", deep]).status == 0)
+        let streamed = try diag(["stream", "--sender", "s", "--socket", socket, "--predicate", deep])
+        #expect(streamed.status == 65)
+        #expect(streamed.stderr.contains("nested too deeply"), "\(streamed.stderr)")
+        #expect(!streamed.stderr.contains("connect"), "\(streamed.stderr)")
     }
 
     @Test func predicateFilesThatHoldNothingOrCannotBeRead() throws {
