@@ -87,7 +87,9 @@ extension WindowedSnapshot {
             let newest = try database.scalarInt("SELECT max(timestamp) FROM records")
             return ChunkInfo(file: chunk.file, sequence: chunk.sequence, sealed: names.contains(StoreLayout.timestampIndex),
                              recordCount: 0, oldestTimestamp: oldest, newestTimestamp: newest,
-                             byteCount: size, searchIndex: names.contains(ChunkSchema.searchTable))
+                             byteCount: size, searchIndex: names.contains(ChunkSchema.searchTable),
+                             // The store's own measure of a sealed chunk, whose rows no longer change.
+                             timeOrdered: chunk.timeOrdered)
         } catch {
             throw SnapshotError.failure("cannot read the figures of \(database.path): \(error)")
         }

@@ -11,6 +11,9 @@ final class ChunkReader {
     private(set) var timestamp: Int64 = 0
     private(set) var id: Int64 = 0
     private(set) var hasRow = false
+    /// Whether the rows are asked for in id order (`readsInIDOrder`), which `advance` checks is
+    /// their time order.
+    private var idOrder = false
 
     /// Opens the chunk (or takes its connection from `connections`) and runs the query
     /// (`trigrams` picks the search index's lookups); nil when the chunk vanished (expired
@@ -37,7 +40,8 @@ final class ChunkReader {
             self.database = database
             guard tables.hasRecords else { return nil }
             let condition = ChunkCondition(filter: filter, tables: tables, database: database, path: path, trigrams: trigrams)
-            var sql = "SELECT \(ChunkSchema.selectColumns) FROM records\(condition.sql) ORDER BY timestamp, id"
+            idOrder = Self.readsInIDOrder(chunk: chunk, filter: filter, condition: condition)
+            var sql = "SELECT \(ChunkSchema.selectColumns) FROM records\(condition.sql) ORDER BY \(idOrder ? "id" : "timestamp, id")"
             if let limit = filter.limit { sql += " LIMIT \(max(0, limit))" }
             statement = try database.prepare(sql)
             try statement.bind(condition.bindings)
@@ -47,8 +51,20 @@ final class ChunkReader {
         try advance()
     }
 
+    /// Whether the read asks SQLite for the rows in id order, the same as (timestamp, id) order
+    /// in a chunk whose ids follow time (`ChunkInfo.timeOrdered`), instead of sorting them: when
+    /// it picks them by id (a search index's candidates, which SQLite then visits in id order)
+    /// in the whole chunk. A time window keeps the sort, so that SQLite may still walk the
+    /// timestamp index through the window, which `ORDER BY id` would make it weigh against a
+    /// sort. On a chunk of 200,000 imported records, a common phrase's 11,131 rows took 49 ms
+    /// sorted (the sort spilling 2 MiB at a time to a temporary file) and 40 ms in id order.
+    static func readsInIDOrder(chunk: ChunkInfo, filter: StoreFilter, condition: ChunkCondition) -> Bool {
+        chunk.sealed && chunk.timeOrdered == true && condition.selectsByID && filter.start == nil && filter.end == nil
+    }
+
     /// Moves to the next row.
     func advance() throws {
+        let previous = hasRow ? (timestamp: timestamp, id: id) : nil
         do {
             hasRow = try statement.step()
         } catch {
@@ -58,6 +74,12 @@ final class ChunkReader {
         if hasRow {
             timestamp = statement.int64(at: 1)
             id = statement.int64(at: 0)
+            if idOrder, let previous, timestamp < previous.timestamp {
+                hasRow = false
+                throw StoreError(.badChunk, path: path, reason: "Info.json says this chunk's records are in time order by id "
+                    + "(\"timeOrdered\"), but record \(id) (time \(timestamp)) comes after record \(previous.id) "
+                    + "(time \(previous.timestamp)); remove \"timeOrdered\" from the chunk's entry in Info.json to read it sorted")
+            }
         }
     }
 

@@ -38,7 +38,23 @@ enum ChunkSealer {
         while try indexes.step() { names.insert(indexes.string(at: 0)) }
         measured.sealed = names.contains("records_timestamp")
         measured.searchIndex = names.contains(ChunkSchema.searchTable)
+        measured.timeOrdered = measured.sealed ? try idsFollowTime(database) : nil
         return measured
+    }
+
+    /// Whether the chunk's ids follow its records' time (`ChunkInfo.timeOrdered`): its timestamp
+    /// index walked in (timestamp, id) order meets the ids in ascending order. The index alone
+    /// is read (it covers both), about 4 MiB for 200,000 records. `diag import` of a file in
+    /// time order writes such chunks; diagd, whose clients each send at their own pace, rarely.
+    static func idsFollowTime(_ database: Database) throws -> Bool {
+        let statement = try database.prepare("SELECT id FROM records INDEXED BY \(StoreLayout.timestampIndex) ORDER BY timestamp, id")
+        var last = Int64.min
+        while try statement.step() {
+            let id = statement.int64(at: 0)
+            guard id > last else { return false }
+            last = id
+        }
+        return true
     }
 
     /// Bytes the chunk takes on disk: the file and its WAL.

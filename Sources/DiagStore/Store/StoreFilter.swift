@@ -45,6 +45,9 @@ public struct StoreFilter: Sendable, Hashable {
 struct ChunkCondition {
     var sql: String
     var bindings: [SQLValueConvertible?]
+    /// Whether the rows are picked by id (`id IN (…)`: the search index's, the block sets' or the
+    /// record masks' candidates), which SQLite then reads in id order.
+    var selectsByID = false
 
     /// The condition a read builds for the chunk at `path`, open as `database`, which holds
     /// `tables`: its search index and its block sets used as `trigrams` decides for the read.
@@ -78,14 +81,17 @@ struct ChunkCondition {
         if let match = MessageSearch.matchExpression(needles: indexed, choose: choose) {
             clauses.append("id IN (SELECT rowid FROM \(ChunkSchema.searchTable) WHERE \(ChunkSchema.searchTable) MATCH ?)")
             values.append(match)
+            selectsByID = true
         }
         switch blocks.map({ $0.plan($0.query) }) {
         case .blocks?:
             clauses.append(MessageBlocks.candidateCondition(blocks!.query))
             values.append(contentsOf: blocks!.query.bindings)
+            selectsByID = true
         case .ids(let ids)?:
             clauses.append("id IN (SELECT value FROM json_each(?))")
             values.append(ids)
+            selectsByID = true
         case .scan?, nil:
             break
         }

@@ -16,9 +16,18 @@ public struct ChunkInfo: Codable, Sendable, Hashable {
     public var byteCount: Int64
     /// True when the chunk holds the message search index.
     public var searchIndex: Bool
+    /// True when the chunk's ids follow its records' time: its rows in id order are in
+    /// (timestamp, id) order. Measured from the file when a chunk is sealed (`ChunkSealer`), so
+    /// nil (unknown) for an open chunk and in an older store's `Info.json`. A read that selects
+    /// rows by id (a search index's or block sets' candidates) then asks SQLite for id order,
+    /// which needs no sort, instead of sorting the whole rows by time (a temporary B-tree that
+    /// spills to a file past 2 MiB). `ChunkReader` checks the order as it reads, so a chunk
+    /// that does not keep it (a stranger's `Info.json`) is refused by name, never misordered.
+    public var timeOrdered: Bool?
 
     public init(file: String, sequence: Int64, sealed: Bool = false, recordCount: Int64 = 0,
-                oldestTimestamp: Int64? = nil, newestTimestamp: Int64? = nil, byteCount: Int64 = 0, searchIndex: Bool = false) {
+                oldestTimestamp: Int64? = nil, newestTimestamp: Int64? = nil, byteCount: Int64 = 0, searchIndex: Bool = false,
+                timeOrdered: Bool? = nil) {
         self.file = file
         self.sequence = sequence
         self.sealed = sealed
@@ -27,6 +36,7 @@ public struct ChunkInfo: Codable, Sendable, Hashable {
         self.newestTimestamp = newestTimestamp
         self.byteCount = byteCount
         self.searchIndex = searchIndex
+        self.timeOrdered = timeOrdered
     }
 
     static func fileName(sequence: Int64) -> String { StoreLayout.chunkFileName(sequence: sequence) }
@@ -146,11 +156,12 @@ extension StoreInfo {
                       case .bool(let sealed)? = fields["sealed"], case .int(let count)? = fields["recordCount"],
                       let chunkOldest = optionalInteger(fields["oldestTimestamp"]),
                       let chunkNewest = optionalInteger(fields["newestTimestamp"]),
-                      case .int(let byteCount)? = fields["byteCount"], case .bool(let searchIndex)? = fields["searchIndex"]
+                      case .int(let byteCount)? = fields["byteCount"], case .bool(let searchIndex)? = fields["searchIndex"],
+                      let timeOrdered = optionalBool(fields["timeOrdered"])
                 else { return nil }
                 chunks.append(ChunkInfo(file: file, sequence: sequence, sealed: sealed, recordCount: count,
                                         oldestTimestamp: chunkOldest, newestTimestamp: chunkNewest,
-                                        byteCount: byteCount, searchIndex: searchIndex))
+                                        byteCount: byteCount, searchIndex: searchIndex, timeOrdered: timeOrdered))
             }
         default: return nil
         }
@@ -161,6 +172,16 @@ extension StoreInfo {
         info.recordCount = recordCount ?? 0
         info.chunks = chunks
         return info
+    }
+
+    /// `.some(nil)` for an absent or null value, `.some(b)` for a boolean, nil (not this shape)
+    /// for anything else.
+    private static func optionalBool(_ value: JSONValue?) -> Bool?? {
+        switch value {
+        case nil, .null?: return .some(nil)
+        case .bool(let flag)?: return .some(flag)
+        default: return nil
+        }
     }
 
     /// `.some(nil)` for an absent or null value, `.some(n)` for an integer, nil (not this
