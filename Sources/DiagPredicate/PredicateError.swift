@@ -62,6 +62,15 @@ public struct PredicateError: Error, Sendable, Hashable, CustomStringConvertible
         self.column = String(decoding: utf8[lineStart..<offset], as: UTF8.self).count + 1
     }
 
+    /// This error placed in `inner`, a text that this error's predicate holds from its UTF-8
+    /// byte `shift` on (the user's predicate inside a caller's `(P) AND c` wrapper), with `note`
+    /// after the message; nil when the error lies outside `inner`.
+    public func placed(in inner: String, at shift: Int, note: String) -> PredicateError? {
+        let local = offset - shift
+        guard local >= 0, local <= inner.utf8.count else { return nil }
+        return PredicateError(kind, message + note, in: inner, at: local)
+    }
+
     /// The line of the predicate holding the error.
     public var sourceLine: String {
         let lines = predicate.split(separator: "\n", omittingEmptySubsequences: false)

@@ -69,6 +69,11 @@ import TestSupport
         let streamed = try diag(["stream", "--sender", "s", "--socket", socket, "--predicate", deep])
         #expect(streamed.status == 65)
         #expect(streamed.stderr.contains("nested too deeply"), "\(streamed.stderr)")
+        // Placed in the user's text: its 256th parenthesis, on its one line (not the wrapper's 257th
+        // on "line 1" of two), with the reason the level is one too many.
+        #expect(streamed.stderr.contains("(column 256)"), "\(streamed.stderr)")
+        #expect(streamed.stderr.contains("counting the parentheses that this command's options put around"), "\(streamed.stderr)")
+        #expect(!streamed.stderr.contains("line 1"), "\(streamed.stderr)")
         #expect(!streamed.stderr.contains("connect"), "\(streamed.stderr)")
     }
 

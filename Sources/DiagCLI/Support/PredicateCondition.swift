@@ -48,8 +48,26 @@ extension PredicateCondition {
             }
             return try Predicate.parse(text, variables: variables, dateZone: dateZone, enclosingLevels: enclosingLevels)
         } catch {
+            // The user's text parsed alone: what fails is the nesting the wrappers add (diagd's
+            // bound, where `stream` gives none). Placed in the user's text all the same.
+            if let user, user != text, error.predicate == text, let shift = wrapperPrefix(of: text, around: user),
+               let placed = error.placed(in: user, at: shift, note: " (counting the parentheses that this command's options put around the predicate)") {
+                throw InputError(placed.description)
+            }
             throw InputError(error.description)
         }
+    }
+
+    /// How many bytes of `(` open `text` before `user` begins in it, as the `(P\n) AND c`
+    /// wrappers put them; nil when `text` is not such a wrapping of `user`.
+    static func wrapperPrefix(of text: String, around user: String) -> Int? {
+        let bytes = Array(text.utf8), inner = Array((user + "\n)").utf8)
+        var shift = 0
+        while shift < bytes.count, bytes[shift] == UInt8(ascii: "(") {
+            shift += 1
+            if bytes.count - shift >= inner.count, bytes[shift..<(shift + inner.count)].elementsEqual(inner) { return shift }
+        }
+        return nil
     }
 }
 
