@@ -8,7 +8,10 @@ import Glibc
 /// unindexed), and never more than its share, so ingest keeps the rest.
 public struct CPUSharePacer {
     /// The fraction of one core, above 0 and at most 1 (1: no pauses).
-    public let share: Double
+    public private(set) var share: Double
+    /// Asked at each look at the clocks, when given: the share from then on (diagd: a full core
+    /// while no record comes in, half of one while records do).
+    private let shareNow: (() -> Double)?
     /// Asked at each look at the clocks: true while someone the work should give way to is
     /// there (diagd: a reader of the store, `StoreReaders.Presence`); the pacer then waits,
     /// looking again every `yieldPoll` seconds, for at most `maximumYield` seconds in a row, and
@@ -19,7 +22,7 @@ public struct CPUSharePacer {
     private let minimumRun: Double
     private let yieldPoll: Double
     private var wallStart: Double
-    private let cpuStart: Double
+    private var cpuStart: Double
     private var calls = 0
     /// When a wait as long as `maximumYield` ended: no waiting again until `minimumRun` later.
     private var lastLongYieldEnd = -Double.infinity
@@ -27,8 +30,10 @@ public struct CPUSharePacer {
     /// Calls of `pace()` between two looks at the clocks.
     static let stride = 256
 
-    public init(share: Double, yieldsTo: (() -> Bool)? = nil, maximumYield: Double = 10, minimumRun: Double = 5, yieldPoll: Double = 0.02) {
-        self.share = min(1, max(0.01, share))
+    public init(share: Double, shareNow: (() -> Double)? = nil, yieldsTo: (() -> Bool)? = nil, maximumYield: Double = 10,
+                minimumRun: Double = 5, yieldPoll: Double = 0.02) {
+        self.share = Self.bounded(share)
+        self.shareNow = shareNow
         self.yieldsTo = yieldsTo
         self.maximumYield = maximumYield
         self.minimumRun = minimumRun
@@ -44,13 +49,32 @@ public struct CPUSharePacer {
         calls += 1
         guard calls % Self.stride == 0 else { return }
         giveWay()
+        if let shareNow { setShare(shareNow()) }
         guard share < 1 else { return }
         let used = Self.seconds(CLOCK_THREAD_CPUTIME_ID) - cpuStart
         let elapsed = Self.seconds(CLOCK_MONOTONIC) - wallStart
         let ahead = used / share - elapsed
         guard ahead > 0.001 else { return }
-        usleep(useconds_t(min(ahead, 1) * 1_000_000))
+        let pause = min(ahead, 1)
+        usleep(useconds_t(pause * 1_000_000))
+        slept += pause
     }
+
+    /// The seconds this pacer has slept to keep to its share, in all.
+    public private(set) var slept: Double = 0
+
+    /// Holds the thread to `share` from now on: the time before counts for neither share, so a
+    /// thread held back at half a core does not burst to catch up once it may have a whole one,
+    /// nor owe the time it ran at a whole one once it is back to half.
+    public mutating func setShare(_ share: Double) {
+        let share = Self.bounded(share)
+        guard share != self.share else { return }
+        self.share = share
+        wallStart = Self.seconds(CLOCK_MONOTONIC)
+        cpuStart = Self.seconds(CLOCK_THREAD_CPUTIME_ID)
+    }
+
+    private static func bounded(_ share: Double) -> Double { min(1, max(0.01, share)) }
 
     /// The seconds this pacer has waited for `yieldsTo` in all.
     public private(set) var yielded: Double = 0

@@ -25,6 +25,9 @@ public final class ClosedChunkFinisher: Sendable {
     /// The share of one core the search index builds are held to (`CPUSharePacer`); nil: as
     /// much as the scheduler gives.
     private let cpuShare: Double?
+    /// The share while the writer is idle (`setWriterIdle`); nil: `cpuShare` always.
+    private let idleShare: Double?
+    private let writerIdle = Atomic(false)
     /// Readers of the store, whom the search index builds give way to (`StoreReaders`); nil:
     /// they do not.
     private let readers: StoreReaders.Presence?
@@ -35,12 +38,15 @@ public final class ClosedChunkFinisher: Sendable {
     /// store, `readerYield` seconds at most in a row, then work `CPUSharePacer`'s `minimumRun`
     /// (5 s) before they wait again; diagd's finisher does. 10 s covers a `MATCHES` over 10M records
     /// (about 5 s here); a `diag show` left open in a pager slows the builds to a third.
-    public init(store: LogStore, label: String = "diag.chunk-finisher", cpuShare: Double? = nil,
+    /// `idleShare`: the share while the writer says it is idle (`setWriterIdle`), from the pacer's
+    /// next look at the clocks (every 256 records indexed).
+    public init(store: LogStore, label: String = "diag.chunk-finisher", cpuShare: Double? = nil, idleShare: Double? = nil,
                 yieldsToReaders: Bool = false, readerYield: Double = 10,
                 prepareThread: @escaping @Sendable () -> Void = {}) {
         self.store = store
         self.queue = DispatchQueue(label: label)
         self.cpuShare = cpuShare
+        self.idleShare = idleShare
         self.readers = yieldsToReaders ? StoreReaders.Presence(storeURL: store.url) : nil
         self.readerYield = readerYield
         self.prepareThread = prepareThread
@@ -70,7 +76,10 @@ public final class ClosedChunkFinisher: Sendable {
                         // A cancel (diagd stopping, which waits for this pass) ends a wait at once.
                         let readers = self.readers
                         let yieldsTo: (() -> Bool)? = readers.map { readers in { !self.isCancelled && readers.readersPresent } }
-                        pacer = CPUSharePacer(share: cpuShare ?? 1, yieldsTo: yieldsTo, maximumYield: readerYield)
+                        let shareNow: (() -> Double)? = idleShare.map { idleShare in
+                            { [self] in writerIdle.load(ordering: .relaxed) ? idleShare : cpuShare ?? 1 }
+                        }
+                        pacer = CPUSharePacer(share: cpuShare ?? 1, shareNow: shareNow, yieldsTo: yieldsTo, maximumYield: readerYield)
                     }
                     // One search index at a time, sealing what closed meanwhile before the next:
                     // a seal (the timestamp index a window query needs) costs a fifth of a search
@@ -93,6 +102,12 @@ public final class ClosedChunkFinisher: Sendable {
             }
             group.leave()
         }
+    }
+
+    /// Whether the store's writer has had nothing to write for a while (diagd: no record for a
+    /// second): the builds then run at `idleShare`, and at `cpuShare` again once records come.
+    public func setWriterIdle(_ idle: Bool) {
+        writerIdle.store(idle, ordering: .relaxed)
     }
 
     /// Stops after the chunk being worked on; no pass starts after this.

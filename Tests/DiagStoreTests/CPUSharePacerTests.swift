@@ -1,0 +1,65 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+import TestSupport
+@testable import DiagStore
+
+/// `CPUSharePacer`'s share changing under it (diagd: a whole core while no record comes in,
+/// half of one while records do), and the finisher that follows the writer's idleness.
+@Suite struct CPUSharePacerTests {
+    /// Burns `seconds` of this thread's CPU time, calling `pace()` as a build does between rows.
+    private func work(_ pacer: inout CPUSharePacer, cpuSeconds: Double) {
+        let start = Self.threadCPU()
+        var sink = 0
+        while Self.threadCPU() - start < cpuSeconds {
+            for index in 0..<2_000 { sink &+= index &* index }
+            pacer.pace()
+        }
+        withExtendedLifetime(sink) {}
+    }
+
+    private static func threadCPU() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    @Test func aNewShareCountsFromNowWithoutDebtOrCredit() {
+        let share = Mutex(1.0)
+        var pacer = CPUSharePacer(share: 1, shareNow: { share.withLock { $0 } })
+        work(&pacer, cpuSeconds: 0.2)
+        #expect(pacer.slept == 0, "a whole core: no pause")
+        // Down to a tenth: the 0.2 s used at a whole core are not owed (2 s of pauses, as the
+        // share counted from the start would have it); only the work from now on is paced.
+        share.withLock { $0 = 0.1 }
+        work(&pacer, cpuSeconds: 0.02)
+        #expect(pacer.share == 0.1)
+        #expect(pacer.slept > 0.05 && pacer.slept < 0.6, "\(pacer.slept)")
+        // Up to a whole core: no burst, and no more pauses.
+        share.withLock { $0 = 1 }
+        let before = pacer.slept
+        work(&pacer, cpuSeconds: 0.1)
+        #expect(pacer.share == 1)
+        #expect(pacer.slept == before)
+    }
+
+    /// diagd's finisher: held to a hundredth of a core while the writer is busy, a closed chunk's
+    /// search index is not built in a second; once the writer says it is idle, it is, at once.
+    @Test func theFinisherTakesTheIdleShareWhenTheWriterIsIdle() throws {
+        let folder = try TemporaryDirectory()
+        let (store, _) = try StoreReadersTests.storeWithAClosedChunk(in: folder)
+        let finisher = ClosedChunkFinisher(store: store, cpuShare: 0.01, idleShare: 1)
+        finisher.setWriterIdle(false)
+        finisher.requestPass()
+        Thread.sleep(forTimeInterval: 1)
+        #expect(!finisher.isIdle)
+        #expect(store.info.chunks.first?.searchIndex == false)
+        finisher.setWriterIdle(true)
+        let done = DispatchSemaphore(value: 0)
+        Thread { _ = try? finisher.wait(); done.signal() }.start()
+        #expect(done.wait(timeout: .now() + 60) == .success, "the finisher still works at a hundredth of a core")
+        #expect(store.info.chunks.first?.searchIndex == true)
+    }
+}
