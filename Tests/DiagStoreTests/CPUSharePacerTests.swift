@@ -62,4 +62,25 @@ import TestSupport
         #expect(done.wait(timeout: .now() + 60) == .success, "the finisher still works at a hundredth of a core")
         #expect(store.info.chunks.first?.searchIndex == true)
     }
+
+    /// An idle writer but a reader there: the builds that run beside the reader (once the wait
+    /// for it reached its bound, here at once) keep to the busy share, and take the idle one
+    /// when the reader leaves.
+    @Test func aReaderKeepsTheFinisherAtTheBusyShare() throws {
+        let folder = try TemporaryDirectory()
+        let (store, url) = try StoreReadersTests.storeWithAClosedChunk(in: folder)
+        let finisher = ClosedChunkFinisher(store: store, cpuShare: 0.01, idleShare: 1, yieldsToReaders: true, readerYield: 0.001)
+        finisher.setWriterIdle(true)
+        var reader: LogStore? = try LogStore.openForReading(at: url)
+        finisher.requestPass()
+        Thread.sleep(forTimeInterval: 1)
+        #expect(!finisher.isIdle)
+        #expect(store.info.chunks.first?.searchIndex == false)
+        #expect(try reader?.records().all().count == 2_001)
+        reader = nil
+        let done = DispatchSemaphore(value: 0)
+        Thread { _ = try? finisher.wait(); done.signal() }.start()
+        #expect(done.wait(timeout: .now() + 60) == .success, "the finisher still works at a hundredth of a core")
+        #expect(store.info.chunks.first?.searchIndex == true)
+    }
 }

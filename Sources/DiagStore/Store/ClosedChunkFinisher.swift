@@ -76,8 +76,14 @@ public final class ClosedChunkFinisher: Sendable {
                         // A cancel (diagd stopping, which waits for this pass) ends a wait at once.
                         let readers = self.readers
                         let yieldsTo: (() -> Bool)? = readers.map { readers in { !self.isCancelled && readers.readersPresent } }
+                        // The idle share only while no reader is there either: after a long wait
+                        // for readers, the builds run beside them (`minimumRun`), and a whole core
+                        // then took one of a query's two (Benchmarks/userpath.sh through diagd at
+                        // 10M: a common CONTAINS 1.46 s → 1.90 s).
                         let shareNow: (() -> Double)? = idleShare.map { idleShare in
-                            { [self] in writerIdle.load(ordering: .relaxed) ? idleShare : cpuShare ?? 1 }
+                            { [self] in
+                                writerIdle.load(ordering: .relaxed) && !(readers?.readersPresent ?? false) ? idleShare : cpuShare ?? 1
+                            }
                         }
                         pacer = CPUSharePacer(share: cpuShare ?? 1, shareNow: shareNow, yieldsTo: yieldsTo, maximumYield: readerYield)
                     }
@@ -105,7 +111,8 @@ public final class ClosedChunkFinisher: Sendable {
     }
 
     /// Whether the store's writer has had nothing to write for a while (diagd: no record for a
-    /// second): the builds then run at `idleShare`, and at `cpuShare` again once records come.
+    /// second): the builds then run at `idleShare` while no reader is there, and at `cpuShare`
+    /// again once records (or readers) come.
     public func setWriterIdle(_ idle: Bool) {
         writerIdle.store(idle, ordering: .relaxed)
     }
