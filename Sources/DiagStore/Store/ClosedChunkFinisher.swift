@@ -79,7 +79,7 @@ public final class ClosedChunkFinisher: Sendable {
                         // The idle share only while no reader is there either: after a long wait
                         // for readers, the builds run beside them (`minimumRun`), and a whole core
                         // then took one of a query's two (Benchmarks/userpath.sh through diagd at
-                        // 10M: a common CONTAINS 1.46 s → 1.90 s).
+                        // 10M: a common CONTAINS 1.44 s at half a core, 1.90 s so, 1.38 s as now).
                         let shareNow: (() -> Double)? = idleShare.map { idleShare in
                             { [self] in
                                 writerIdle.load(ordering: .relaxed) && !(readers?.readersPresent ?? false) ? idleShare : cpuShare ?? 1
