@@ -43,6 +43,9 @@ extension LogStore {
 
 /// The search index of one chunk.
 enum MessageSearchIndex {
+    /// FTS5's `hashsize` while an index is built (`fill`).
+    static let termBufferBytes = 8 << 20
+
     /// The folding of the indexed text: the needles of `StoreFilter.messageSearch` must use it.
     static func fold(_ message: String) -> String {
         TextFolding.fold(message, caseInsensitive: true, diacriticInsensitive: true)
@@ -65,6 +68,12 @@ enum MessageSearchIndex {
     /// Creates the search table and indexes every record's message; inside the caller's transaction.
     static func fill(_ database: Database, pace: () -> Void = {}) throws {
         try database.execute(ChunkSchema.createSearch)
+        // FTS5 gathers the terms of the rows inserted in memory and writes a segment each time
+        // they pass `hashsize` (1 MiB by default), then merges the segments. At 8 MiB, a chunk of
+        // 195,000 diagd records was indexed in 1.43 s instead of 1.96 s (`sqlite3`, the same
+        // folded messages), for 10 MiB more memory while it runs; 16 and 32 MiB gained nothing
+        // more. The value is kept in the index's config table, which only inserts read.
+        try database.execute("INSERT INTO \(ChunkSchema.searchTable) (\(ChunkSchema.searchTable), rank) VALUES ('hashsize', \(Self.termBufferBytes))")
         let rows = try database.prepare("SELECT id, eventMessage FROM records")
         let insert = try database.prepare("INSERT INTO \(ChunkSchema.searchTable) (rowid, message) VALUES (?, ?)")
         while try rows.step() {
