@@ -28,7 +28,7 @@ import TestSupport
 
     @Test func aNewShareCountsFromNowWithoutDebtOrCredit() {
         let share = Mutex(1.0)
-        var pacer = CPUSharePacer(share: 1, shareNow: { share.withLock { $0 } })
+        var pacer = CPUSharePacer(share: 1, shareNow: { _ in share.withLock { $0 } })
         work(&pacer, cpuSeconds: 0.2)
         #expect(pacer.slept == 0, "a whole core: no pause")
         // Down to a tenth: the 0.2 s used at a whole core are not owed (2 s of pauses, as the

@@ -9,9 +9,10 @@ import Glibc
 public struct CPUSharePacer {
     /// The fraction of one core, above 0 and at most 1 (1: no pauses).
     public private(set) var share: Double
-    /// Asked at each look at the clocks, when given: the share from then on (diagd: a full core
-    /// while no record comes in, half of one while records do).
-    private let shareNow: (() -> Double)?
+    /// Asked at each look at the clocks, when given, with whether `yieldsTo` still says someone is
+    /// there: the share from then on (diagd: a whole core while no record comes in and nobody
+    /// reads, half of one otherwise).
+    private let shareNow: ((_ othersPresent: Bool) -> Double)?
     /// Asked at each look at the clocks: true while someone the work should give way to is
     /// there (diagd: a reader of the store, `StoreReaders.Presence`); the pacer then waits,
     /// looking again every `yieldPoll` seconds, for at most `maximumYield` seconds in a row, and
@@ -30,7 +31,7 @@ public struct CPUSharePacer {
     /// Calls of `pace()` between two looks at the clocks.
     static let stride = 256
 
-    public init(share: Double, shareNow: (() -> Double)? = nil, yieldsTo: (() -> Bool)? = nil, maximumYield: Double = 10,
+    public init(share: Double, shareNow: ((_ othersPresent: Bool) -> Double)? = nil, yieldsTo: (() -> Bool)? = nil, maximumYield: Double = 10,
                 minimumRun: Double = 5, yieldPoll: Double = 0.02) {
         self.share = Self.bounded(share)
         self.shareNow = shareNow
@@ -48,8 +49,10 @@ public struct CPUSharePacer {
     public mutating func pace() {
         calls += 1
         guard calls % Self.stride == 0 else { return }
-        giveWay()
-        if let shareNow { setShare(shareNow()) }
+        // One look at who is there per stride, for the wait and for the share alike.
+        let present = yieldsTo?() ?? false
+        let stillPresent = present && giveWay()
+        if let shareNow { setShare(shareNow(stillPresent)) }
         guard share < 1 else { return }
         let used = Self.seconds(CLOCK_THREAD_CPUTIME_ID) - cpuStart
         let elapsed = Self.seconds(CLOCK_MONOTONIC) - wallStart
@@ -79,20 +82,26 @@ public struct CPUSharePacer {
     /// The seconds this pacer has waited for `yieldsTo` in all.
     public private(set) var yielded: Double = 0
 
-    private mutating func giveWay() {
-        guard let yieldsTo else { return }
+    /// Waits while `yieldsTo` says someone is there (it just did), within the bounds; returns
+    /// whether someone still is (the wait reached its bound, or came within `minimumRun` of the
+    /// last one that did).
+    private mutating func giveWay() -> Bool {
+        guard let yieldsTo else { return false }
         let start = Self.seconds(CLOCK_MONOTONIC)
-        guard start - lastLongYieldEnd >= minimumRun, yieldsTo() else { return }
+        guard start - lastLongYieldEnd >= minimumRun else { return true }
         var now = start
+        var present = true
         while now - start < maximumYield {
             usleep(useconds_t(max(0.001, min(yieldPoll, maximumYield - (now - start))) * 1_000_000))
             now = Self.seconds(CLOCK_MONOTONIC)
-            if !yieldsTo() { break }
+            present = yieldsTo()
+            if !present { break }
         }
         if now - start >= maximumYield { lastLongYieldEnd = now }
         // The wait is not time the work could have used: the share is of the time left to it.
         wallStart += now - start
         yielded += now - start
+        return present
     }
 
     private static func seconds(_ clock: clockid_t) -> Double {

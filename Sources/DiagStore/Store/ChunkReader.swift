@@ -64,23 +64,23 @@ final class ChunkReader {
 
     /// Moves to the next row.
     func advance() throws {
-        let previous = hasRow ? (timestamp: timestamp, id: id) : nil
+        let hadRow = hasRow
         do {
             hasRow = try statement.step()
         } catch {
             hasRow = false
             throw StoreError.chunk(path, error)
         }
-        if hasRow {
-            timestamp = statement.int64(at: 1)
-            id = statement.int64(at: 0)
-            if idOrder, let previous, timestamp < previous.timestamp {
-                hasRow = false
-                throw StoreError(.badChunk, path: path, reason: "Info.json says this chunk's records are in time order by id "
-                    + "(\"timeOrdered\"), but record \(id) (time \(timestamp)) comes after record \(previous.id) "
-                    + "(time \(previous.timestamp)); remove \"timeOrdered\" from the chunk's entry in Info.json to read it sorted")
-            }
+        guard hasRow else { return }
+        let next = statement.int64(at: 1)
+        if idOrder, hadRow, next < timestamp {
+            hasRow = false
+            throw StoreError(.badChunk, path: path, reason: "Info.json says this chunk's records are in time order by id "
+                + "(\"timeOrdered\"), but record \(statement.int64(at: 0)) (time \(next)) comes after record \(id) "
+                + "(time \(timestamp)); remove \"timeOrdered\" from the chunk's entry in Info.json to read it sorted")
         }
+        timestamp = next
+        id = statement.int64(at: 0)
     }
 
     /// The record of the current row.

@@ -38,7 +38,9 @@ enum ChunkSealer {
         while try indexes.step() { names.insert(indexes.string(at: 0)) }
         measured.sealed = names.contains("records_timestamp")
         measured.searchIndex = names.contains(ChunkSchema.searchTable)
-        measured.timeOrdered = measured.sealed ? try idsFollowTime(database) : nil
+        // A sealed chunk's rows keep their order (only deletions touch them): known, not walked again
+        // (a search index built after the seal measures the chunk once more).
+        measured.timeOrdered = measured.sealed ? try chunk.timeOrdered ?? idsFollowTime(database) : nil
         return measured
     }
 

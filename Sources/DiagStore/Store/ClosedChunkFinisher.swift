@@ -80,9 +80,9 @@ public final class ClosedChunkFinisher: Sendable {
                         // for readers, the builds run beside them (`minimumRun`), and a whole core
                         // then took one of a query's two (Benchmarks/userpath.sh through diagd at
                         // 10M: a common CONTAINS 1.44 s at half a core, 1.90 s so, 1.38 s as now).
-                        let shareNow: (() -> Double)? = idleShare.map { idleShare in
-                            { [self] in
-                                writerIdle.load(ordering: .relaxed) && !(readers?.readersPresent ?? false) ? idleShare : cpuShare ?? 1
+                        let shareNow: ((Bool) -> Double)? = idleShare.map { idleShare in
+                            { [self] readersThere in
+                                writerIdle.load(ordering: .relaxed) && !readersThere ? idleShare : cpuShare ?? 1
                             }
                         }
                         pacer = CPUSharePacer(share: cpuShare ?? 1, shareNow: shareNow, yieldsTo: yieldsTo, maximumYield: readerYield)
