@@ -183,7 +183,7 @@ enum LZ4Tool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments.filter { $0 != "-c" } + ["-f", source.path, target.path]
-        try process.run()
+        try process.spawn()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw ToolError("lz4 exited with \(process.terminationStatus)") }
         return [UInt8](try Data(contentsOf: target))

@@ -78,7 +78,7 @@ final class UnpackInProgress {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         BrokenPipes.ignoreInThisProcess()
-        try process.run()
+        try process.spawn()
         // Opened for writing once diag has opened it for reading (without blocking on a diag
         // that refused it and ended).
         var descriptor: Int32 = -1

@@ -10,7 +10,7 @@ struct InterruptedUnpackTests {
     func deadProcessID() throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
+        try process.spawn()
         process.waitUntilExit()
         return process.processIdentifier
     }

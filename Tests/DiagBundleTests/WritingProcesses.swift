@@ -34,7 +34,7 @@ final class SQLiteWriterProcess {
         process.arguments = [database]
         process.standardInput = try FileHandle(forReadingFrom: scriptURL)
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
     }
 
     func wait() -> Int32 {

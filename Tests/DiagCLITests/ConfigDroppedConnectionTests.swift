@@ -8,7 +8,7 @@ struct ConfigDroppedConnectionTests {
     @Test func aDaemonThatHangsUpIsARuntimeFailure() throws {
         let folder = try TemporaryDirectory("diag-config-drop")
         let path = folder.file("d.sock").path
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_UNIX, Spawning.closeOnExec(SOCK_STREAM), 0)
         #expect(listener >= 0)
         defer { close(listener) }
         var address = sockaddr_un()
@@ -23,7 +23,7 @@ struct ConfigDroppedConnectionTests {
         #expect(listen(listener, 4) == 0)
         // A "daemon" that reads the request and hangs up without a reply.
         let hangUp = Thread {
-            let connection = accept(listener, nil, nil)
+            let connection = Spawning.accept(listener)
             var buffer = [UInt8](repeating: 0, count: 4096)
             _ = read(connection, &buffer, buffer.count)
             close(connection)

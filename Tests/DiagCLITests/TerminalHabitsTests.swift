@@ -126,9 +126,9 @@ import TestSupport
         process.executableURL = URL(fileURLWithPath: try BuiltProducts.path("diag"))
         process.arguments = ["show", "-f", "-n", "2", "--style", "ndjson", "--grep", "fresh|record", store]
         process.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
+        let output = Spawning.pipe()
         process.standardOutput = output
-        try process.run()
+        try process.spawn()
         // However slow the machine, a diag that never shows the new record is stopped eventually.
         let guardTimer = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: guardTimer)

@@ -129,7 +129,7 @@ enum ServerThread {
         let outcome = SpawnOutcome()
         let thread = Thread {
             do {
-                try process.run()
+                try process.spawn()
                 outcome.finish(nil)
                 process.waitUntilExit()
             } catch {

@@ -1,5 +1,6 @@
 import DiagModel
 import Foundation
+import TestSupport
 
 /// Checks an `ExportLogsServiceRequest` in OTLP/JSON against the OTLP specification's rules:
 /// only the proto's lowerCamelCase field names, enums as integers, 64-bit integers as decimal
@@ -167,11 +168,11 @@ func gunzipBytes(_ bytes: [UInt8]) throws -> [UInt8] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
     process.arguments = ["-dc"]
-    let input = Pipe(), output = Pipe(), errors = Pipe()
+    let input = Spawning.pipe(), output = Spawning.pipe(), errors = Spawning.pipe()
     process.standardInput = input
     process.standardOutput = output
     process.standardError = errors
-    try process.run()
+    try process.spawn()
     // Feed stdin from another thread so a full stdout pipe cannot block both sides.
     let writer = input.fileHandleForWriting
     let feeding = Thread {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Glibc
 import Synchronization
 
@@ -32,7 +33,7 @@ final class OTLPTestReceiver: Sendable {
     private let state: Shared
 
     init(replies: [Reply] = []) throws {
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        listener = socket(AF_INET, Spawning.closeOnExec(SOCK_STREAM), 0)
         var yes: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -90,7 +91,7 @@ final class OTLPTestReceiver: Sendable {
 
     private static func acceptLoop(_ listener: Int32, _ state: Shared) {
         while true {
-            let connection = accept(listener, nil, nil)
+            let connection = Spawning.accept(listener)
             if connection < 0 {
                 if errno == EINTR { continue }
                 return

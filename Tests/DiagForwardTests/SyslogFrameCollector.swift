@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Glibc
 import Synchronization
 
@@ -11,7 +12,7 @@ final class SyslogFrameCollector: Sendable {
     private let stopped = Atomic<Bool>(false)
 
     init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, Spawning.closeOnExec(SOCK_STREAM), 0)
         self.listener = listener
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -54,7 +55,7 @@ final class SyslogFrameCollector: Sendable {
     private func receive() {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while !stopped.load(ordering: .relaxed) {
-            let connection = accept(listener, nil, nil)
+            let connection = Spawning.accept(listener)
             guard connection >= 0 else { break }
             while true {
                 let count = recv(connection, &buffer, buffer.count, 0)

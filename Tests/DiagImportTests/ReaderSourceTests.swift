@@ -7,7 +7,7 @@ import TestSupport
 /// Where a reader's bytes come from: pipes read in small pieces, and the year of a file.
 @Suite struct ReaderSourceTests {
     @Test func readsAPipeFedInSmallPieces() throws {
-        let pipe = Pipe()
+        let pipe = Spawning.pipe()
         var text = "--------- beginning of main\n"
         for index in 0..<3000 {
             text += "11-29 09:40:\(String(format: "%02d", index % 60)).\(String(format: "%03d", index % 1000))  1702  2395 I Transport: batch \(index) sent to iCloud.com.example.SyncDemo\n"

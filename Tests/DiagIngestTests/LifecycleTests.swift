@@ -67,7 +67,7 @@ import TestSupport
     @Test func readyIsSentToTheNotifySocketOnceAccepting() throws {
         let directory = try TemporaryDirectory("notify")
         let notifyPath = directory.file("notify.sock").path
-        let receiver = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        let receiver = socket(AF_UNIX, Spawning.closeOnExec(SOCK_DGRAM), 0)
         defer { close(receiver) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -83,7 +83,7 @@ import TestSupport
         process.arguments = ["--store", directory.file("store").path, "--socket", directory.file("d.sock").path]
         process.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notifyPath]) { $1 }
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
         defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
         var buffer = [UInt8](repeating: 0, count: 512)
         let count = buffer.withUnsafeMutableBytes { recv(receiver, $0.baseAddress, $0.count, 0) }
@@ -172,7 +172,7 @@ import TestSupport
         process.arguments = ["--store", "store", "--socket", "d.sock"]
         process.currentDirectoryURL = directory.url
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
         defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
         let socketPath = directory.file("d.sock").path
         let deadline = Date().addingTimeInterval(20)

@@ -18,7 +18,7 @@ import TestSupport
         _ = FileManager.default.createFile(atPath: file, contents: nil)
         stream.standardOutput = FileHandle(forWritingAtPath: file)
         stream.standardError = FileHandle(forWritingAtPath: file)
-        try stream.run()
+        try stream.spawn()
         defer { if stream.isRunning { kill(stream.processIdentifier, SIGKILL) } }
 
         // Log until the subscription is in place and a matching record shows, then check the filters.

@@ -18,7 +18,7 @@ import TestSupport
         let file = output.file("stream.ndjson").path
         _ = FileManager.default.createFile(atPath: file, contents: nil)
         stream.standardOutput = FileHandle(forWritingAtPath: file)
-        try stream.run()
+        try stream.spawn()
         defer { if stream.isRunning { kill(stream.processIdentifier, SIGKILL) } }
         let client = try DaemonClient(path: daemon.socketPath)
         // The subscription starts a moment after the process: log rounds until enough show.

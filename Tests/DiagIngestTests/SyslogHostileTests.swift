@@ -139,7 +139,7 @@ final class DatagramSender {
 
     init(path: String) throws {
         self.path = path
-        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        descriptor = socket(AF_UNIX, Spawning.closeOnExec(SOCK_DGRAM), 0)
         guard descriptor >= 0 else { throw DaemonFailure("cannot create a datagram socket") }
         var size: Int32 = 1 << 20
         setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))

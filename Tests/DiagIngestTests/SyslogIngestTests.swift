@@ -167,7 +167,7 @@ final class TCPClient {
     let descriptor: Int32
 
     init(port: UInt16) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = socket(AF_INET, Spawning.closeOnExec(SOCK_STREAM), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -218,7 +218,7 @@ final class TCPClient {
         let stderrPath = directory.file("stderr").path
         FileManager.default.createFile(atPath: stderrPath, contents: nil)
         activator.standardError = FileHandle(forWritingAtPath: stderrPath)
-        try activator.run()
+        try activator.spawn()
         defer { if activator.isRunning { kill(activator.processIdentifier, SIGKILL) } }
         let deadline = Date(timeIntervalSinceNow: 20)
         while !FileManager.default.fileExists(atPath: syslogPath) && Date() < deadline { usleep(20_000) }

@@ -41,7 +41,7 @@ import TestSupport
         daemon.environment = environment
         daemon.currentDirectoryURL = directory.url
         daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
+        try daemon.spawn()
         defer {
             kill(daemon.processIdentifier, SIGTERM)
             daemon.waitUntilExit()

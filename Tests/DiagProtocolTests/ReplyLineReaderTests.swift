@@ -1,5 +1,6 @@
 import DiagProtocol
 import Foundation
+import TestSupport
 import Glibc
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
         let writing: Int32
         init() throws {
             var ends: [Int32] = [0, 0]
-            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else { throw ProtocolError("socketpair failed") }
+            guard socketpair(AF_UNIX, Spawning.closeOnExec(SOCK_STREAM), 0, &ends) == 0 else { throw ProtocolError("socketpair failed") }
             reading = ends[0]
             writing = ends[1]
         }

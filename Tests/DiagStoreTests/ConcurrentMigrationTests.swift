@@ -13,11 +13,11 @@ struct ConcurrentMigrationTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: BuiltProducts.path("diag"))
             process.arguments = ["show", "--info", "--debug", "--style", "ndjson", store.url.path]
-            let output = Pipe()
-            let errors = Pipe()
+            let output = Spawning.pipe()
+            let errors = Spawning.pipe()
             process.standardOutput = output
             process.standardError = errors
-            try process.run()
+            try process.spawn()
             return (process, output, errors)
         }
         for (process, output, errors) in processes {

@@ -9,7 +9,7 @@ import TestSupport
 struct SyncDemoHostileInputTests {
     /// Sends raw bytes to a component's socket and returns its one reply line.
     static func exchange(_ bytes: [UInt8], path: String) throws -> String {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_UNIX, Spawning.closeOnExec(SOCK_STREAM), 0)
         defer { close(descriptor) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -43,7 +43,7 @@ struct SyncDemoHostileInputTests {
         transport.executableURL = URL(fileURLWithPath: BuiltProducts.path("transport"))
         transport.arguments = ["--work", harness.workPath]
         transport.environment = ProcessInfo.processInfo.environment.merging(["DIAG_SOCKET": harness.socketPath]) { $1 }
-        try transport.run()
+        try transport.spawn()
         let socket = layout.socket(.transport)
         let deadline = Date(timeIntervalSinceNow: 20)
         while !FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(20_000) }
@@ -87,7 +87,7 @@ struct SyncDemoHostileInputTests {
             process.executableURL = URL(fileURLWithPath: BuiltProducts.path(component.rawValue))
             process.arguments = ["--work", harness.workPath]
             process.environment = ProcessInfo.processInfo.environment.merging(["DIAG_SOCKET": harness.socketPath]) { $1 }
-            try process.run()
+            try process.spawn()
             services.append(process)
         }
         let scheduler = layout.socket(.scheduler), notifier = layout.socket(.notifier)

@@ -56,13 +56,13 @@ public func run(
     for (key, value) in environment { env[key] = value }
     process.environment = env
     if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-    let outPipe = Pipe()
-    let errPipe = Pipe()
-    let inPipe = Pipe()
+    let outPipe = Spawning.pipe()
+    let errPipe = Spawning.pipe()
+    let inPipe = Spawning.pipe()
     process.standardOutput = outPipe
     process.standardError = errPipe
     process.standardInput = inPipe
-    try process.run()
+    try process.spawn()
     // Read both pipes concurrently so neither fills and blocks the child.
     let errData = LockedData()
     let errThread = Thread { errData.set(errPipe.fileHandleForReading.readDataToEndOfFile()) }

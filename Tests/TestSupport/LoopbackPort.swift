@@ -8,7 +8,7 @@ public enum LoopbackPort {
     }
 
     public static func free() throws -> UInt16 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Spawning.closeOnExec(SOCK_STREAM), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var address = sockaddr_in()

@@ -49,7 +49,7 @@ public final class RunningDaemon {
         log?.seekToEndOfFile()
         process.standardError = log
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
         let deadline = Date(timeIntervalSinceNow: 20)
         while Date() < deadline {
             if !process.isRunning { throw DaemonFailure("diagd exited with \(process.terminationStatus): \(stderr)") }

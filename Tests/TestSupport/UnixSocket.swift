@@ -15,7 +15,7 @@ public enum UnixSocket {
         guard bytes.count <= MemoryLayout.size(ofValue: address.sun_path) else {
             throw ConnectError(description: "connect \(path): the path is longer than a Unix socket address holds")
         }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_UNIX, Spawning.closeOnExec(SOCK_STREAM), 0)
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let result = withUnsafePointer(to: &address) {
