@@ -26,12 +26,14 @@ final class SocketService: Sendable {
     private let connections = Mutex<[UInt64: Connection]>([:])
     private let serials = Atomic<Int>(0)
     private let pool: Mutex<WorkerPool<Connection>?> = Mutex(nil)
+    private let acceptFailures: AcceptFailures
 
     /// Serves `listening` (a bound, listening stream socket this service does not own).
     init(listening: Int32, context: IngestContext, quota: ConnectionQuota) throws(IngestError) {
         self.listening = listening
         self.context = context
         self.quota = quota
+        acceptFailures = AcceptFailures(label: "") { [context] in context.log.log(.error, $0, category: "connection") }
         epoll = try Epoll()
         let flags = fcntl(listening, F_GETFL)
         guard flags >= 0, fcntl(listening, F_SETFL, flags | O_NONBLOCK) == 0 else {
@@ -81,11 +83,11 @@ final class SocketService: Sendable {
             // close-on-exec just after is as good.
             let client = accept(listening, nil, nil)
             if client < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK {
-                    context.log.log(.error, "accept failed: \(String(cString: strerror(errno))) (errno \(errno))", category: "connection")
-                }
-                return
+                let code = errno
+                if code == EINTR || code == ECONNABORTED { continue }
+                if AcceptFailures.isRoutine(code) { return }
+                guard acceptFailures.handle(code, listening: listening, refuse: refuse) else { return }
+                continue
             }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)

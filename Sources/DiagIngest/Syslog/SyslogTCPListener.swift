@@ -30,12 +30,14 @@ final class SyslogTCPListener: Sendable {
     private let connections = Mutex<[UInt64: SyslogTCPConnection]>([:])
     /// Connection tokens count from 1 up; `SyslogService`'s own tokens are at the top of the range.
     private let serials = Atomic<UInt64>(0)
+    private let acceptFailures: AcceptFailures
 
     init(address: TCPAddress, intake: SyslogIntake, epoll: Epoll, maximumConnections: Int) throws(IngestError) {
         self.address = address
         self.intake = intake
         self.epoll = epoll
         self.maximumConnections = maximumConnections
+        acceptFailures = AcceptFailures(label: "syslog-tcp: ") { [intake] in intake.context.log.log(.error, $0, category: "connection") }
         deadlines = try FrameDeadlines()
         descriptor = try address.listen()
         let flags = fcntl(descriptor, F_GETFL)
@@ -55,11 +57,12 @@ final class SyslogTCPListener: Sendable {
         while true {
             let client = accept(descriptor, nil, nil)
             if client < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK {
-                    intake.context.log.log(.error, "syslog-tcp: accept failed: \(String(cString: strerror(errno))) (errno \(errno))", category: "connection")
-                }
-                return
+                let code = errno
+                if code == EINTR || code == ECONNABORTED { continue }
+                if AcceptFailures.isRoutine(code) { return }
+                // A TCP peer has no line to read: the refusal is the close.
+                guard acceptFailures.handle(code, listening: descriptor, refuse: { client, _ in Glibc.close(client) }) else { return }
+                continue
             }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)

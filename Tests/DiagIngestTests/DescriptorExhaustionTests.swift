@@ -1,0 +1,112 @@
+import DiagModel
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// diagd out of file descriptors (EMFILE) while clients wait to connect, on its own socket and
+/// on `--syslog-tcp`: it refuses them at once (its own clients with a line that says why), does
+/// not spin on the listening socket or flood its log (before: 1.76 cores and 363,815 log lines,
+/// each also a record in the store, in 5 s), and serves again once descriptors are free.
+@Suite(.serialized) struct DescriptorExhaustionTests {
+    /// Holds diagd to `spare` descriptors more than it has open (prlimit(1), util-linux).
+    private func starve(_ pid: Int32, spare: Int) throws {
+        let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+        try SyslogDaemon.run("/usr/bin/prlimit", ["--pid", "\(pid)", "--nofile=\(open + spare):\(open + spare)"])
+    }
+
+    /// diagd's CPU time so far, in clock ticks (user and system, `/proc/PID/stat`). A thread
+    /// spinning on a readable socket never sleeps, so it is its time that shows, not its wakes.
+    private func cpuTicks(_ pid: Int32) -> Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return 0 }
+        // After the command's closing parenthesis: state is field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 12 else { return 0 }
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+    }
+
+    /// What the server sent on `descriptor` so far, "" when it closed without a line or sent
+    /// nothing yet.
+    private func firstLine(_ descriptor: Int32) -> String {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 100) > 0 else { return "" }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(descriptor, &buffer, buffer.count)
+        return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+    }
+
+    /// Runs `attempt` until it does not throw, 20 s at most.
+    private func retrying(_ attempt: () throws -> Void) throws {
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while true {
+            do { return try attempt() } catch where Date() < deadline { usleep(200_000) }
+        }
+    }
+
+    private func acceptFailureLines(_ daemon: RunningDaemon) -> [Substring] {
+        daemon.stderr.split(separator: "\n").filter { $0.contains("accept failed") }
+    }
+
+    @Test func diagdsOwnSocketRefusesWithAReasonAndRecovers() throws {
+        let daemon = try RunningDaemon()
+        let pid = daemon.processIdentifier
+        try starve(pid, spare: 4)
+        let clients = try (0..<24).map { _ in try UnixSocket.connect(path: daemon.socketPath) }
+        defer { clients.forEach { close($0) } }
+        // Refused at once: the kernel queued every connection, diagd takes them in turn. A few
+        // more than the 4 spare are accepted: diagd closes its first test connection meanwhile.
+        sleep(1)
+        let answers = clients.map(firstLine)
+        let refusals = answers.filter { $0.contains("out of file descriptors") }
+        #expect(refusals.count >= 24 - 8 && answers.allSatisfy { $0.isEmpty || refusals.contains($0) }, "answers: \(answers)")
+        #expect(refusals.allSatisfy { $0.hasPrefix("{\"error\":") && $0.contains("EMFILE") && $0.contains("--max-connections") }, "\(refusals)")
+        // Nothing left waiting: the loop sleeps.
+        let before = cpuTicks(pid)
+        sleep(2)
+        let used = Double(cpuTicks(pid) - before) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        #expect(used < 0.5, "diagd used \(used) s of CPU in 2 s with nothing to do")
+        let lines = acceptFailureLines(daemon)
+        #expect(lines.count == 1 && lines[0].contains("Too many open files (errno 24)"), "\(lines.count) lines: \(lines.prefix(5))")
+        // Descriptors free again once diagd has seen the accepted connections end: a client is
+        // served, and its records are stored.
+        clients.forEach { close($0) }
+        try retrying { try daemon.send(["{\"eventMessage\":\"after the refusals\"}"]) }
+        #expect(daemon.stop() == 0)
+        #expect(try daemon.clientRecords().map(\.eventMessage) == ["after the refusals"])
+        // Each line is one record in the store too, no more (a refused retry above may add one).
+        let ownRecords = try daemon.storedRecords().filter { $0.process == "diagd" && $0.eventMessage.contains("accept failed") }
+        #expect(ownRecords.count == acceptFailureLines(daemon).count && ownRecords.count <= 2, "\(ownRecords.map(\.eventMessage))")
+    }
+
+    @Test func syslogTCPClosesWhatItCannotTakeAndRecovers() throws {
+        let port = try LoopbackPort.free()
+        let syslog = try SyslogDaemon(extra: ["--syslog-tcp", "127.0.0.1:\(port)"])
+        let pid = syslog.daemon.processIdentifier
+        try starve(pid, spare: 4)
+        let clients = try (0..<24).map { _ in try TCPClient(port: port) }
+        sleep(1)
+        let closed = clients.filter { $0.closedByServer(within: 0) }
+        #expect(closed.count >= 24 - 8, "\(closed.count) of 24 closed")
+        let before = cpuTicks(pid)
+        sleep(2)
+        let used = Double(cpuTicks(pid) - before) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        #expect(used < 0.5, "diagd used \(used) s of CPU in 2 s with nothing to do")
+        let lines = acceptFailureLines(syslog.daemon)
+        #expect(lines.count == 1 && lines[0].contains("syslog-tcp: accept failed: Too many open files"), "\(lines.count) lines: \(lines.prefix(5))")
+        clients.forEach { $0.close() }
+        // Its descriptors are back once diagd has seen those connections end. Until then its
+        // writer may lack one to open the chunk: the store refuses writes, and syslog, which
+        // has no acknowledgement, counts the message as lost in diagd's log.
+        try retrying {
+            let later = try TCPClient(port: port)
+            later.write("<13>app: after the refusals\n")
+            later.close()
+            usleep(500_000)
+            guard try syslog.daemon.clientRecords().contains(where: { $0.eventMessage == "after the refusals" }) else {
+                throw DaemonFailure("not stored yet")
+            }
+        }
+        #expect(syslog.daemon.stop() == 0)
+    }
+}
