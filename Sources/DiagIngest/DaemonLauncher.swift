@@ -11,6 +11,8 @@ public enum DaemonLauncher {
     public static func run(options: DaemonOptions) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         raiseDescriptorLimit()
+        var options = options
+        let descriptorNote = fitConnectionsToDescriptors(&options)
         // Signal handling is in place before the socket exists, so that no client (nor systemd)
         // can send SIGTERM while it is not: the default action is ignored and the sources set
         // the stop request, which `run` checks.
@@ -37,11 +39,39 @@ public enum DaemonLauncher {
             FileHandle.standardError.write(Data("diagd: error: \(error)\n".utf8))
             return 1
         }
+        // In diagd's log once the store is open: stderr and a record of its own.
+        if let descriptorNote { server.logStartupProblem(descriptorNote) }
         // The forwards start once the store's lock is held, and follow what the writer commits.
         forwarding.start()
         server.run()
         forwarding.stop()
         return 0
+    }
+
+    /// Descriptors kept for everything but connections: the store (the open chunk, its
+    /// checkpoint thread, the chunk being sealed or indexed, Info.json, the locks; three each for
+    /// an SQLite connection in WAL mode), the listeners, the event loops, stdio; and per forward
+    /// its socket and its reading connection. A fresh diagd holds about 20.
+    static let reservedDescriptors = 64
+    static let reservedDescriptorsPerForward = 8
+
+    /// Lowers `--max-connections` (and an explicit per-user share) to what the descriptor limit
+    /// leaves once the store and listeners have theirs, so that clients cannot take the
+    /// descriptors the store needs to open its next chunk (it would then refuse writes, and
+    /// syslog messages, which have no acknowledgement, would be lost). Returns what it did, for
+    /// the log; nil when the limit leaves room for every connection allowed.
+    static func fitConnectionsToDescriptors(_ options: inout DaemonOptions, limit: rlim_t? = nil) -> String? {
+        var current = rlimit()
+        guard let limit = limit ?? (getrlimit(Int32(RLIMIT_NOFILE.rawValue), &current) == 0 ? current.rlim_cur : nil),
+              limit != rlim_t.max else { return nil }
+        let reserved = reservedDescriptors + reservedDescriptorsPerForward * options.forwards.count
+        let available = max(1, Int(clamping: limit) - reserved)
+        guard options.maximumConnections > available else { return nil }
+        let asked = options.maximumConnections
+        options.maximumConnections = available
+        if let perUser = options.maximumConnectionsPerUser, perUser > available { options.maximumConnectionsPerUser = available }
+        return "the file descriptor limit is \(limit): --max-connections lowered from \(asked) to \(available), "
+            + "keeping \(reserved) for the store, its listeners and forwards (raise the limit: ulimit -n, systemd's LimitNOFILE=)"
     }
 
     /// One descriptor per connection: the soft limit (often 1024) is raised to the hard one, so

@@ -60,6 +60,12 @@ public final class IngestServer: Sendable {
         stopRequest.onRequest { epoll.wake() }
     }
 
+    /// A line in diagd's log (stderr and a record in the store) about what the launcher found
+    /// before the store was open (`DaemonLauncher.fitConnectionsToDescriptors`).
+    func logStartupProblem(_ message: String) {
+        context.log.log(.error, message, category: "lifecycle")
+    }
+
     /// Accepts clients until `stop`; then closes the socket, drains the queue and closes the store.
     public func run(onReady: () -> Void = {}) {
         context.writer.start()

@@ -28,12 +28,20 @@ import TestSupport
 
     /// What the server sent on `descriptor` so far, "" when it closed without a line or sent
     /// nothing yet.
-    private func firstLine(_ descriptor: Int32) -> String {
+    private func firstLine(_ descriptor: Int32, waiting seconds: Int32 = 0) -> String {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, 100) > 0 else { return "" }
+        guard poll(&poller, 1, max(100, seconds * 1000)) > 0 else { return "" }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = read(descriptor, &buffer, buffer.count)
         return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+    }
+
+    /// What diagd's descriptors point at.
+    private func descriptors(_ pid: Int32) -> [String] {
+        let folder = "/proc/\(pid)/fd"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted().map { entry in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(entry)")).map { "\(entry) → \($0)" } ?? entry
+        }
     }
 
     /// Runs `attempt` until it does not throw, 20 s at most.
@@ -51,13 +59,15 @@ import TestSupport
     @Test func diagdsOwnSocketRefusesWithAReasonAndRecovers() throws {
         let daemon = try RunningDaemon()
         let pid = daemon.processIdentifier
+        // The store's open chunk first: it keeps its descriptors, which the limit counts.
+        try daemon.send(["{\"eventMessage\":\"before the refusals\"}"])
         try starve(pid, spare: 4)
         let clients = try (0..<24).map { _ in try UnixSocket.connect(path: daemon.socketPath) }
         defer { clients.forEach { close($0) } }
         // Refused at once: the kernel queued every connection, diagd takes them in turn. A few
         // more than the 4 spare are accepted: diagd closes its first test connection meanwhile.
         sleep(1)
-        let answers = clients.map(firstLine)
+        let answers = clients.map { firstLine($0) }
         let refusals = answers.filter { $0.contains("out of file descriptors") }
         #expect(refusals.count >= 24 - 8 && answers.allSatisfy { $0.isEmpty || refusals.contains($0) }, "answers: \(answers)")
         #expect(refusals.allSatisfy { $0.hasPrefix("{\"error\":") && $0.contains("EMFILE") && $0.contains("--max-connections") }, "\(refusals)")
@@ -71,9 +81,13 @@ import TestSupport
         // Descriptors free again once diagd has seen the accepted connections end: a client is
         // served, and its records are stored.
         clients.forEach { close($0) }
-        try retrying { try daemon.send(["{\"eventMessage\":\"after the refusals\"}"]) }
+        do {
+            try retrying { try daemon.send(["{\"eventMessage\":\"after the refusals\"}"]) }
+        } catch {
+            Issue.record("\(error); diagd said: \(daemon.stderr); its descriptors: \(descriptors(pid))")
+        }
         #expect(daemon.stop() == 0)
-        #expect(try daemon.clientRecords().map(\.eventMessage) == ["after the refusals"])
+        #expect(try daemon.clientRecords().map(\.eventMessage) == ["before the refusals", "after the refusals"])
         // Each line is one record in the store too, no more (a refused retry above may add one).
         let ownRecords = try daemon.storedRecords().filter { $0.process == "diagd" && $0.eventMessage.contains("accept failed") }
         #expect(ownRecords.count == acceptFailureLines(daemon).count && ownRecords.count <= 2, "\(ownRecords.map(\.eventMessage))")
@@ -83,6 +97,11 @@ import TestSupport
         let port = try LoopbackPort.free()
         let syslog = try SyslogDaemon(extra: ["--syslog-tcp", "127.0.0.1:\(port)"])
         let pid = syslog.daemon.processIdentifier
+        // The store's open chunk first: it keeps its descriptors, which the limit counts.
+        let first = try TCPClient(port: port)
+        first.write("<13>app: before the refusals\n")
+        _ = try syslog.waitForRecords(1)
+        first.close()
         try starve(pid, spare: 4)
         let clients = try (0..<24).map { _ in try TCPClient(port: port) }
         sleep(1)
@@ -95,9 +114,8 @@ import TestSupport
         let lines = acceptFailureLines(syslog.daemon)
         #expect(lines.count == 1 && lines[0].contains("syslog-tcp: accept failed: Too many open files"), "\(lines.count) lines: \(lines.prefix(5))")
         clients.forEach { $0.close() }
-        // Its descriptors are back once diagd has seen those connections end. Until then its
-        // writer may lack one to open the chunk: the store refuses writes, and syslog, which
-        // has no acknowledgement, counts the message as lost in diagd's log.
+        // Its descriptors are back once diagd has seen those connections end; until then a new
+        // one is still closed at once, and what it sent is gone (TCP syslog has no answer).
         try retrying {
             let later = try TCPClient(port: port)
             later.write("<13>app: after the refusals\n")
@@ -108,5 +126,35 @@ import TestSupport
             }
         }
         #expect(syslog.daemon.stop() == 0)
+    }
+
+    /// Started under a descriptor limit that cannot hold `--max-connections` beside the store,
+    /// diagd lowers the maximum and says so: the clients past it are refused with the usual
+    /// line, and the store still opens its chunks (writes and a seal go on).
+    @Test func aLowDescriptorLimitLowersTheConnectionMaximumSoTheStoreKeepsItsOwn() throws {
+        let daemon = try RunningDaemon(arguments: ["--chunk-size", "64K"], launcher: ["/usr/bin/prlimit", "--nofile=100:100"])
+        let note = "the file descriptor limit is 100: --max-connections lowered from 1024 to 36, keeping 64"
+        #expect(daemon.stderr.contains("diagd: error: \(note)"), "\(daemon.stderr)")
+        // 36 at most, of which a user may hold three quarters (27): the rest are refused at once
+        // (one more while diagd has not yet seen the end of the harness's readiness check).
+        // 95 clients: at the limit of 100 without the lower maximum they would be taken until
+        // diagd ran out of descriptors.
+        let clients = try (0..<95).map { _ in try UnixSocket.connect(path: daemon.socketPath) }
+        defer { clients.forEach { close($0) } }
+        sleep(1)
+        let answers = clients.map { firstLine($0) }
+        let refusals = answers.filter { $0.contains("connections per user at once") }
+        #expect((95 - 27...95 - 26).contains(refusals.count) && answers.allSatisfy { $0.isEmpty || refusals.contains($0) }, "\(answers)")
+        // The store has its descriptors: records that fill several chunks are committed.
+        let padding = String(repeating: "p", count: 500)
+        let lines = (0..<600).map { "{\"eventMessage\":\"held \($0) \(padding)\"}" }
+        let first = clients[0]
+        let text = Array((lines.joined(separator: "\n") + "\n{\"sync\":1}\n").utf8)
+        #expect(text.withUnsafeBytes { send(first, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == text.count)
+        #expect(firstLine(first, waiting: 30).contains("\"synced\":1"))
+        #expect(daemon.stop() == 0)
+        #expect(try daemon.clientRecords().count == 600)
+        #expect(!daemon.stderr.contains("cannot write to the store") && !daemon.stderr.contains("failed"), "\(daemon.stderr)")
+        #expect(try daemon.storedRecords().contains { $0.process == "diagd" && $0.eventMessage.contains(note) })
     }
 }

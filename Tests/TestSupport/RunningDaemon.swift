@@ -19,12 +19,18 @@ public final class RunningDaemon {
     private let stderrFile: String
     private let environment: [String: String]?
     private let readyText: String?
+    /// A program diagd is started through (its path and arguments, diagd's path and arguments
+    /// after them), one that ends by executing diagd in its own process (`prlimit`).
+    private let launcher: [String]
 
     /// Starts diagd. `directory` (a new temporary one by default) holds the socket and the stderr
     /// file, and the store unless `storePath` says where; `environment` replaces the test's
-    /// (nil: inherited); `readyText` is what diagd's stderr must show before it counts as ready.
+    /// (nil: inherited); `readyText` is what diagd's stderr must show before it counts as ready;
+    /// `launcher` (e.g. `["/usr/bin/prlimit", "--nofile=100:100"]`) runs diagd through a program
+    /// that executes it in the same process.
     public init(arguments: [String] = [], storePath: String? = nil, socketName: String = "diagd.sock",
-                directory: TemporaryDirectory? = nil, environment: [String: String]? = nil, readyText: String? = nil) throws {
+                directory: TemporaryDirectory? = nil, environment: [String: String]? = nil, readyText: String? = nil,
+                launcher: [String] = []) throws {
         // A short folder name by default: Unix socket paths must stay under 108 bytes.
         let directory = try directory ?? TemporaryDirectory("diagd")
         self.directory = directory
@@ -33,6 +39,7 @@ public final class RunningDaemon {
         self.arguments = arguments
         self.environment = environment
         self.readyText = readyText
+        self.launcher = launcher
         // One file per daemon: several may share a folder (one store, two daemons in turn).
         stderrFile = directory.file("diagd-\(UUID().uuidString.prefix(6)).stderr").path
         _ = FileManager.default.createFile(atPath: stderrFile, contents: nil)
@@ -42,8 +49,10 @@ public final class RunningDaemon {
     /// Starts (or restarts) diagd and waits until it is ready (20 s at most).
     public func start() throws {
         process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("diagd"))
-        process.arguments = ["--store", storePath, "--socket", socketPath] + arguments
+        let diagd = [BuiltProducts.path("diagd"), "--store", storePath, "--socket", socketPath] + arguments
+        let command = launcher + diagd
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         if let environment { process.environment = environment }
         let log = FileHandle(forWritingAtPath: stderrFile)
         log?.seekToEndOfFile()
