@@ -4,15 +4,23 @@ import Glibc
 import Testing
 import TestSupport
 
+/// glibc's prlimit(2), which Swift's Glibc module leaves out (it is a GNU extension).
+@_silgen_name("prlimit")
+private func setProcessLimit(_ pid: pid_t, _ resource: Int32, _ new: UnsafePointer<rlimit>?, _ old: UnsafeMutablePointer<rlimit>?) -> Int32
+
 /// diagd out of file descriptors (EMFILE) while clients wait to connect, on its own socket and
 /// on `--syslog-tcp`: it refuses them at once (its own clients with a line that says why), does
 /// not spin on the listening socket or flood its log (before: 1.76 cores and 363,815 log lines,
 /// each also a record in the store, in 5 s), and serves again once descriptors are free.
 @Suite(.serialized) struct DescriptorExhaustionTests {
-    /// Holds diagd to `spare` descriptors more than it has open (prlimit(1), util-linux).
+    /// Holds diagd to `spare` descriptors more than it has open, with prlimit(2) from this
+    /// process (no helper process: its reaping would run beside Foundation's for diagd).
     private func starve(_ pid: Int32, spare: Int) throws {
         let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
-        try SyslogDaemon.run("/usr/bin/prlimit", ["--pid", "\(pid)", "--nofile=\(open + spare):\(open + spare)"])
+        var limit = rlimit(rlim_cur: rlim_t(open + spare), rlim_max: rlim_t(open + spare))
+        guard setProcessLimit(pid, Int32(RLIMIT_NOFILE.rawValue), &limit, nil) == 0 else {
+            throw DaemonFailure("prlimit(\(pid), RLIMIT_NOFILE): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// diagd's CPU time so far, in clock ticks (user and system, `/proc/PID/stat`). A thread
