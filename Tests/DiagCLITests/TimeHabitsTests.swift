@@ -129,4 +129,28 @@ import TestSupport
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("--timezone bundle needs a bundle SOURCE"))
     }
+
+    /// The analysis commands take `--timezone bundle` as show does: the zone the bundle SOURCE
+    /// recorded, for the times they print and for the `--start` they read (before, they said
+    /// it "needs a bundle SOURCE" with one given). 19:05 in Tokyo is 10:05 UTC: only record 3
+    /// is after it; read in Paris (TZ) it would be 18:05 UTC, after all three.
+    @Test func theAnalysisCommandsTakeTheBundlesZoneToo() throws {
+        let folder = try TemporaryDirectory("diag-bundle-zone-analysis")
+        let bundle = try bundle(in: folder, zone: "Asia/Tokyo")
+        let paris = ["TZ": "Europe/Paris"]
+        let patterns = try diag(["patterns", "--timezone", "bundle", "--start", "2026-11-29 19:05:00", bundle], environment: paris)
+        #expect(patterns.status == 0, "\(patterns.stderr)")
+        #expect(patterns.stdout.contains("2026-11-29 19:06:00.000") && !patterns.stdout.contains("19:04:00"), "\(patterns.stdout)")
+        let diff = try diag(["diff", "--timezone", "bundle", "--start", "2026-11-29 19:05:00", "--style", "json", bundle, bundle], environment: paris)
+        #expect(diff.status == 0, "\(diff.stderr)")
+        let sides = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any], "\(diff.stdout)")
+        #expect((sides["base"] as? [String: Any])?["records"] as? Int == 1, "\(diff.stdout)")
+        let signposts = try diag(["signposts", "--timezone", "bundle", "--start", "2026-11-29 19:05:00", bundle], environment: paris)
+        #expect(signposts.status == 0, "\(signposts.stderr)")
+        let file = try folder.write("plain.ndjson", Self.threeRecords)
+        for command in [["patterns"], ["signposts"], ["diff", file]] {
+            let refused = try diag(command + ["--timezone", "bundle", file])
+            #expect(refused.status == 64 && refused.stderr.contains("--timezone bundle needs a bundle SOURCE"), "\(command): \(refused.stderr)")
+        }
+    }
 }

@@ -24,7 +24,7 @@ struct DiffCommand: ParsableCommand {
     @OptionGroup var selection: FilterOptions<PlainWording>
     @Option(help: "The output style: text, or one JSON object with new, gone and changed.")
     var style: PatternStyle = .default
-    @Option(help: TimezoneArgument.help(verb: "Show and read times", bundle: false), valueName: "zone")
+    @Option(help: TimezoneArgument.help(verb: "Show and read times", bundle: true), valueName: "zone")
     var timezone: String?
     @OptionGroup var lineYear: YearOptions
     private var year: Int? { lineYear.year }
@@ -39,7 +39,7 @@ struct DiffCommand: ParsableCommand {
 
     mutating func validate() throws {
         filter = try RecordFilter(
-            query: query, span: span, filter: selection, timezone: timezone, year: year)
+            query: query, span: span, filter: selection, timezone: timezone, year: year, sources: [base, target])
         if style == .ndjson {
             throw ValidationError("The value 'ndjson' is invalid for '--style <style>' of diag diff; accepted: default, json")
         }

@@ -22,7 +22,7 @@ struct PatternsCommand: ParsableCommand {
     @OptionGroup var selection: FilterOptions<PlainWording>
     @Option(help: "The output style: a table, or one JSON object a pattern.")
     var style: PatternStyle = .default
-    @Option(help: TimezoneArgument.help(verb: "Show and read times", bundle: false), valueName: "zone")
+    @Option(help: TimezoneArgument.help(verb: "Show and read times", bundle: true), valueName: "zone")
     var timezone: String?
     @OptionGroup var lineYear: YearOptions
     private var year: Int? { lineYear.year }
@@ -35,7 +35,7 @@ struct PatternsCommand: ParsableCommand {
 
     mutating func validate() throws {
         filter = try RecordFilter(
-            query: query, span: span, filter: selection, timezone: timezone, year: year)
+            query: query, span: span, filter: selection, timezone: timezone, year: year, sources: sources)
         guard (1...1_000_000).contains(maxPatterns) else {
             throw ValidationError("The value '\(maxPatterns)' is invalid for '--max-patterns <n>'; accepted: 1 to 1000000")
         }

@@ -50,7 +50,7 @@ struct SignpostsCommand: ParsableCommand {
     @Option(help: "The output style.")
     var style: Style = .default
 
-    @Option(help: TimezoneArgument.help(verb: "Show and read times", bundle: false), valueName: "zone")
+    @Option(help: TimezoneArgument.help(verb: "Show and read times", bundle: true), valueName: "zone")
     var timezone: String?
 
     @OptionGroup var lineYear: YearOptions
@@ -65,7 +65,7 @@ struct SignpostsCommand: ParsableCommand {
         guard (1...10_000_000).contains(openLimit) else {
             throw ValidationError("The value '\(openLimit)' is invalid for '--open-limit <count>'; accepted: 1 to 10000000")
         }
-        zone = try TimezoneArgument.zone(timezone)
+        zone = try TimezoneArgument.zone(timezone, sources: sources)
         // The window is checked now, so a bad one is bad usage before any source is read.
         _ = try span.window(zone: zone)
     }

@@ -23,7 +23,8 @@ struct RecordFilter {
 
     /// Checks the options' values together, as `diag show` does.
     init(predicate: String?, predicateFile: String?, variables: [String], start: String?, end: String?, last: String?,
-         info: Bool, debug: Bool, processes: [String], senders: [String], timezone: String?, year: Int?) throws {
+         info: Bool, debug: Bool, processes: [String], senders: [String], timezone: String?, year: Int?,
+         sources: [String] = []) throws {
         if predicate != nil, predicateFile != nil {
             throw ValidationError("--predicate and --predicate-file cannot be used together")
         }
@@ -41,7 +42,7 @@ struct RecordFilter {
         self.processes = processes
         self.senders = senders
         self.year = year
-        zone = try TimezoneArgument.zone(timezone)
+        zone = try TimezoneArgument.zone(timezone, sources: sources)
         if let start { window.start = try TimeArgument.instant(start, option: "--start", zone: zone) }
         if let end { window.end = try TimeArgument.instant(end, option: "--end", zone: zone) }
         self.last = try last.map(LastArgument.parse)
