@@ -41,10 +41,11 @@ final class ForwardReadAhead: @unchecked Sendable {
     func startReading() {
         cancellation.whenCancelled { [batches] in batches.cancel() }
         let thread = Thread { [self] in
+            ThreadName.setCurrent("diagd-fwd-read")
             ForwardThreadPriority.lower()
             read()
         }
-        thread.name = "diagd-forward-read"
+        thread.name = "diagd-fwd-read"
         thread.start()
     }
 

@@ -22,7 +22,7 @@ final class ChunkedRecordStore: RecordStore {
         store = try LogStore.open(
             at: URL(fileURLWithPath: directory), create: true,
             options: LogStore.Options(chunkSizeLimit: chunkSize, sealOnRotation: false))
-        finisher = ClosedChunkFinisher(store: store, label: "diagd.sealing", cpuShare: Self.finisherShare,
+        finisher = ClosedChunkFinisher(store: store, label: "diagd-sealing", cpuShare: Self.finisherShare,
                                        idleShare: Self.idleFinisherShare, yieldsToReaders: true)
         self.maximumSize = maximumSize
         self.maximumAge = maximumAge

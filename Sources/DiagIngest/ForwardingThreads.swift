@@ -46,6 +46,7 @@ final class ForwardingThreads: Sendable {
             running.enter()
             let thread = Thread { [running] in
                 defer { running.leave() }
+                ThreadName.setCurrent("diagd-forward")
                 ForwardThreadPriority.lower()
                 do {
                     try forwarder.run()

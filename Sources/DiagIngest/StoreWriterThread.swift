@@ -42,7 +42,10 @@ final class StoreWriterThread: @unchecked Sendable {
     var storeFailure: String? { failure.withLock { $0 } }
 
     func start() {
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            ThreadName.setCurrent("diagd-writer")
+            run()
+        }
         thread.name = "diagd-writer"
         thread.start()
     }

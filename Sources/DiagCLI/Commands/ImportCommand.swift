@@ -50,7 +50,7 @@ struct ImportCommand: ParsableCommand {
         let options = ImportOptions(year: year, timeZone: DisplayZone.fromEnvironment().timeZone)
         var tally = ImportTally()
         let progress = ImportProgress(enabled: StandardStream.error.isTerminal)
-        let finisher = ClosedChunkFinisher(store: logStore, label: "diag.import.index")
+        let finisher = ClosedChunkFinisher(store: logStore, label: "diag-indexing")
         // Chunks an earlier import or `diag index`-less store left without an index get one too.
         if finisher.hasWork { finisher.requestPass() }
         for file in files {

@@ -46,7 +46,7 @@ final class SocketService: Sendable {
 
     /// Runs the loop on the calling thread until `isStopping` holds after a wake.
     func run(workers: Int, isStopping: () -> Bool) {
-        let pool = WorkerPool<Connection>(threadCount: workers, readSize: Self.readSize, name: "diagd-worker") { [self] connection, buffer in
+        let pool = WorkerPool<Connection>(threadCount: workers, readSize: Self.readSize, name: "diagd-conn") { [self] connection, buffer in
             serve(connection, buffer: buffer)
         }
         self.pool.withLock { $0 = pool }

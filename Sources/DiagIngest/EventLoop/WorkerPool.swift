@@ -1,3 +1,4 @@
+import DiagModel
 import Foundation
 import Glibc
 import Synchronization
@@ -14,16 +15,18 @@ final class WorkerPool<Served: Sendable>: Sendable {
     private let exited = DispatchSemaphore(value: 0)
 
     /// `serve` runs on a worker with that worker's own read buffer; threads are named
-    /// `name-0`, `name-1`….
+    /// `name-0`, `name-1`… (the kernel keeps 15 bytes of a thread's name).
     init(threadCount: Int, readSize: Int, name: String, serve: @escaping @Sendable (Served, UnsafeMutableRawBufferPointer) -> Void) {
         self.threadCount = threadCount
         for index in 0..<threadCount {
+            let threadName = "\(name)-\(index)"
             let thread = Thread { [self] in
+                ThreadName.setCurrent(threadName)
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 16)
                 defer { buffer.deallocate(); exited.signal() }
                 while let served = next() { serve(served, buffer) }
             }
-            thread.name = "\(name)-\(index)"
+            thread.name = threadName
             thread.stackSize = 1 << 20
             thread.start()
         }

@@ -1,3 +1,4 @@
+import DiagModel
 import CEpoll
 import Foundation
 import Glibc
@@ -56,6 +57,7 @@ final class SyslogService: Sendable {
 
     func start() {
         let thread = Thread { [self] in
+            ThreadName.setCurrent("diagd-syslog")
             run()
             finished.signal()
         }
@@ -68,7 +70,7 @@ final class SyslogService: Sendable {
     func waitUntilFinished() { finished.wait() }
 
     private func run() {
-        let pool = WorkerPool<SyslogTurn>(threadCount: Self.workerCount, readSize: Self.readSize, name: "diagd-syslog-worker") { [self] turn, buffer in
+        let pool = WorkerPool<SyslogTurn>(threadCount: Self.workerCount, readSize: Self.readSize, name: "diagd-syslog") { [self] turn, buffer in
             switch turn {
             case .datagram(let socket):
                 socket.serve(buffer: buffer)

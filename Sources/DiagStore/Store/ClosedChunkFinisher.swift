@@ -1,3 +1,4 @@
+import DiagModel
 import Dispatch
 import Foundation
 import Synchronization
@@ -18,6 +19,8 @@ public final class ClosedChunkFinisher: Sendable {
 
     private let store: LogStore
     private let queue: DispatchQueue
+    /// The queue's label, and the thread's name while a pass runs (`top -H`; 15 bytes kept).
+    private let label: String
     private let state = Mutex(State())
     private let group = DispatchGroup()
     /// Called first on the finisher's thread (diagd lowers its priority there).
@@ -40,10 +43,11 @@ public final class ClosedChunkFinisher: Sendable {
     /// (about 5 s here); a `diag show` left open in a pager slows the builds to a third.
     /// `idleShare`: the share while the writer says it is idle (`setWriterIdle`), from the pacer's
     /// next look at the clocks (every 256 records indexed).
-    public init(store: LogStore, label: String = "diag.chunk-finisher", cpuShare: Double? = nil, idleShare: Double? = nil,
+    public init(store: LogStore, label: String = "diag-finisher", cpuShare: Double? = nil, idleShare: Double? = nil,
                 yieldsToReaders: Bool = false, readerYield: Double = 10,
                 prepareThread: @escaping @Sendable () -> Void = {}) {
         self.store = store
+        self.label = label
         self.queue = DispatchQueue(label: label)
         self.cpuShare = cpuShare
         self.idleShare = idleShare
@@ -66,6 +70,10 @@ public final class ClosedChunkFinisher: Sendable {
         guard start else { return }
         group.enter()
         queue.async { [self] in
+            // Dispatch's worker, named for the time of the pass (`ThreadName`).
+            let workerName = ThreadName.current
+            ThreadName.setCurrent(label)
+            defer { ThreadName.setCurrent(workerName) }
             prepareThread()
             repeat {
                 do {

@@ -30,7 +30,10 @@ final class WALCheckpointer: @unchecked Sendable {
     /// Opens a connection of its own to the chunk at `path` and starts the thread.
     init(path: String) throws {
         database = try Database(path: path)
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            ThreadName.setCurrent("diag-checkpoint")
+            run()
+        }
         thread.name = "diag-checkpoint"
         thread.start()
     }
