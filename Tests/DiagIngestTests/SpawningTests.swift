@@ -53,4 +53,17 @@ import TestSupport
         let problems = found.withLock { $0 }
         #expect(problems.isEmpty, "\(problems.count) children held more than their own socket: \(problems.prefix(3))")
     }
+
+    /// A bounded wait: false while the child runs, true once it ended and was reaped.
+    @Test func waitingForAnExitIsBounded() throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        child.arguments = ["1"]
+        try child.spawn()
+        let started = Date()
+        #expect(!child.waitForExit(seconds: 0.2))
+        #expect(Date().timeIntervalSince(started) < 0.9)
+        #expect(child.waitForExit(seconds: 30))
+        #expect(child.terminationStatus == 0)
+    }
 }

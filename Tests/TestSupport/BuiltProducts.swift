@@ -70,13 +70,20 @@ public func run(
     if let input { try? inPipe.fileHandleForWriting.write(contentsOf: input) }
     try? inPipe.fileHandleForWriting.close()
     let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    guard process.waitForExit(seconds: 600) else {
+        throw TestProcessFailure(description: "\(executable) \(arguments.joined(separator: " ")): not reaped 600 s after its output ended")
+    }
     while !errData.isSet { usleep(1000) }
     return ProcessOutput(
         status: process.terminationStatus,
         stdout: String(decoding: outData, as: UTF8.self),
         stderr: String(decoding: errData.value, as: UTF8.self)
     )
+}
+
+/// A child process that did not end (or was not seen to end) in time.
+public struct TestProcessFailure: Error, CustomStringConvertible {
+    public let description: String
 }
 
 /// A value one thread sets and another waits for.

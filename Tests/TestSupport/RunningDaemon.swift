@@ -105,7 +105,7 @@ public final class RunningDaemon {
     public func kill(_ signal: Int32) {
         guard process.isRunning else { return }
         Glibc.kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        _ = process.waitForExit(seconds: 60)
     }
 
     /// Sends NDJSON record lines on one connection, then `{"sync":1}`, and waits for

@@ -58,4 +58,26 @@ extension Process {
     public func spawn() throws {
         try Spawning.exclusively { try run() }
     }
+
+    /// Waits at most `seconds` for the process to end and be reaped; false when it was not, with
+    /// a line on stderr saying what the kernel says of it. A child that ended but that Foundation
+    /// never reaped (state Z: some other process holds its end-of-life socket, see `Spawning`)
+    /// made `waitUntilExit` wait for ever, and a whole test run with it.
+    public func waitForExit(seconds: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while isRunning {
+            guard Date() < deadline else {
+                let stat = (try? String(contentsOfFile: "/proc/\(processIdentifier)/stat", encoding: .utf8)) ?? "(gone)"
+                let state = stat.lastIndex(of: ")").map { String(stat[stat.index($0, offsetBy: 2)...].prefix(1)) } ?? "?"
+                FileHandle.standardError.write(Data("""
+                    test support: \(executableURL?.lastPathComponent ?? "a child") (pid \(processIdentifier)) not reaped after \
+                    \(seconds) s; its state: \(state)\(state == "Z" ? " (ended, but Foundation never saw it end)" : "")
+
+                    """.utf8))
+                return false
+            }
+            usleep(10_000)
+        }
+        return true
+    }
 }
