@@ -32,7 +32,7 @@ struct InterruptSignalTests {
         let unpacking = try UnpackInProgress(sandbox, command: interruption.command, kind: interruption.kind)
         defer { unpacking.finish() }
         kill(unpacking.process.processIdentifier, interruption.signal)
-        unpacking.process.waitUntilExit()
+        _ = unpacking.process.waitForExit(seconds: 600)
         #expect(unpacking.process.terminationReason == .uncaughtSignal)
         #expect(unpacking.process.terminationStatus == interruption.signal)
         #expect(!FileManager.default.fileExists(atPath: unpacking.folder.path), "\(unpacking.folder.path) is left")
@@ -43,7 +43,7 @@ struct InterruptSignalTests {
         let sandbox = try TemporaryDirectory("diag-signal")
         let unpacking = try UnpackInProgress(sandbox, command: "verify", kind: .verify)
         kill(unpacking.process.processIdentifier, SIGKILL)
-        unpacking.process.waitUntilExit()
+        _ = unpacking.process.waitForExit(seconds: 600)
         unpacking.finish()
         #expect(unpacking.process.terminationStatus == SIGKILL)
         #expect(FileManager.default.fileExists(atPath: unpacking.folder.path), "SIGKILL cannot be handled: the folder stays")
@@ -124,7 +124,7 @@ final class UnpackInProgress {
         try? writer.close()
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            _ = process.waitForExit(seconds: 600)
         }
     }
 }

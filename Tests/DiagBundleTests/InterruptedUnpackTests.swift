@@ -11,7 +11,7 @@ struct InterruptedUnpackTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/true")
         try process.spawn()
-        process.waitUntilExit()
+        _ = process.waitForExit(seconds: 600)
         return process.processIdentifier
     }
 

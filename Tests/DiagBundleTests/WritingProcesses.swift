@@ -38,7 +38,7 @@ final class SQLiteWriterProcess {
     }
 
     func wait() -> Int32 {
-        process.waitUntilExit()
+        _ = process.waitForExit(seconds: 600)
         return process.terminationStatus
     }
 }

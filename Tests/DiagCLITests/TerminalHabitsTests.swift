@@ -132,7 +132,7 @@ import TestSupport
         // However slow the machine, a diag that never shows the new record is stopped eventually.
         let guardTimer = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: guardTimer)
-        defer { guardTimer.cancel(); if process.isRunning { process.terminate() }; process.waitUntilExit() }
+        defer { guardTimer.cancel(); if process.isRunning { process.terminate() }; _ = process.waitForExit(seconds: 600) }
         var text = ""
         func readUntil(_ needle: String) {
             while !text.contains(needle) {

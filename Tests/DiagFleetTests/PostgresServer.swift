@@ -60,7 +60,7 @@ final class PostgresServer: Sendable {
                 usleep(100_000)
             }
             lastError = process.isRunning ? "did not accept connections within 30 s" : "exited with status \(process.terminationStatus) (port \(port) taken?)"
-            if process.isRunning { process.terminate(); process.waitUntilExit() }
+            if process.isRunning { process.terminate(); _ = process.waitForExit(seconds: 600) }
         }
         throw ServerError("postgres \(lastError)")
     }
@@ -131,7 +131,7 @@ enum ServerThread {
             do {
                 try process.spawn()
                 outcome.finish(nil)
-                process.waitUntilExit()
+                _ = process.waitForExit(seconds: 600)
             } catch {
                 outcome.finish(error)
             }

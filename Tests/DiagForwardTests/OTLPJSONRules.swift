@@ -182,7 +182,7 @@ func gunzipBytes(_ bytes: [UInt8]) throws -> [UInt8] {
     feeding.start()
     let decompressed = output.fileHandleForReading.readDataToEndOfFile()
     let message = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    _ = process.waitForExit(seconds: 600)
     guard process.terminationStatus == 0 else {
         throw ReceiverError(description: "gzip -dc: status \(process.terminationStatus): \(String(decoding: message, as: UTF8.self))")
     }

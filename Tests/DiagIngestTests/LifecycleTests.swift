@@ -84,7 +84,7 @@ import TestSupport
         process.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notifyPath]) { $1 }
         process.standardError = FileHandle.nullDevice
         try process.spawn()
-        defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
+        defer { kill(process.processIdentifier, SIGTERM); _ = process.waitForExit(seconds: 600) }
         var buffer = [UInt8](repeating: 0, count: 512)
         let count = buffer.withUnsafeMutableBytes { recv(receiver, $0.baseAddress, $0.count, 0) }
         try #require(count > 0)
@@ -173,7 +173,7 @@ import TestSupport
         process.currentDirectoryURL = directory.url
         process.standardError = FileHandle.nullDevice
         try process.spawn()
-        defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
+        defer { kill(process.processIdentifier, SIGTERM); _ = process.waitForExit(seconds: 600) }
         let socketPath = directory.file("d.sock").path
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: socketPath), process.isRunning, Date() < deadline {

@@ -36,7 +36,7 @@ import TestSupport
             if lines.count >= 2 { break }
         }
         kill(stream.processIdentifier, SIGINT)
-        stream.waitUntilExit()
+        _ = stream.waitForExit(seconds: 600)
         let records = lines.compactMap { try? JSONReader.parseObject(Array($0.utf8)) }
         #expect(records.count >= 2, "stream printed: \(lines)")
         for record in records {

@@ -30,7 +30,7 @@ import TestSupport
             if shown.count >= wanted { break }
         }
         kill(stream.processIdentifier, SIGINT)
-        stream.waitUntilExit()
+        _ = stream.waitForExit(seconds: 600)
         return shown.compactMap { try? JSONReader.parseObject(Array($0.utf8)) }
     }
 

@@ -33,7 +33,7 @@ import TestSupport
             if messages.contains(marker) { break }
         }
         kill(stream.processIdentifier, SIGINT)
-        stream.waitUntilExit()
+        _ = stream.waitForExit(seconds: 600)
         return messages
     }
 

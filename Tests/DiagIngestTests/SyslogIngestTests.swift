@@ -237,7 +237,7 @@ final class TCPClient {
             records = (try? RunningDaemon.records(inStore: storePath))?.filter { $0.process != "diagd" } ?? []
         }
         kill(activator.processIdentifier, SIGTERM)
-        activator.waitUntilExit()
+        _ = activator.waitForExit(seconds: 600)
         let log = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
         #expect(activator.terminationStatus == 0)
         #expect(records.map(\.eventMessage) == ["sent before diagd ran", "sent while diagd ran"], "diagd said: \(log)")

@@ -44,7 +44,7 @@ import TestSupport
         try daemon.spawn()
         defer {
             kill(daemon.processIdentifier, SIGTERM)
-            daemon.waitUntilExit()
+            _ = daemon.waitForExit(seconds: 600)
         }
         let store = home + "/.local/state/diag/system_logs.logarchive"
         let deadline = Date(timeIntervalSinceNow: 20)
