@@ -185,7 +185,9 @@ enum SpawnedProcess {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
+        // Under the tests' spawn lock: rsyslogd lives long, and a `Process`'s end-of-life socket
+        // it inherited would keep that process unreaped for as long as it runs (`Spawning`).
+        let result = Spawning.exclusively { posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ) }
         guard result == 0 else { throw ReceiverFailure("cannot start \(arguments[0]): \(String(cString: strerror(result)))") }
         return pid
     }

@@ -118,7 +118,8 @@ final class SyslogDaemon {
 
     /// Runs a client to its end; returns its PID. Throws when it fails.
     /// posix_spawn and waitpid rather than `Process`: Foundation's reaping of a short-lived child
-    /// while another `Process` (systemd-socket-activate) runs was seen to leave it a zombie.
+    /// while another `Process` (systemd-socket-activate) runs was seen to leave it a zombie (the
+    /// leak `Spawning` explains; the spawn takes its lock too, not to pass one on).
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
         let pid = try spawn(executable, arguments)
@@ -131,7 +132,7 @@ final class SyslogDaemon {
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, nil, nil, argv, environ)
+        let spawned = Spawning.exclusively { posix_spawn(&pid, executable, nil, nil, argv, environ) }
         guard spawned == 0 else { throw DaemonFailure("cannot run \(executable): \(String(cString: strerror(spawned)))") }
         return pid
     }

@@ -42,7 +42,13 @@ import TestSupport
     /// RSS, which posix_spawn's child shares until it executes diag).
     func slowlyRead(_ arguments: [String]) throws -> (bytes: Int, lines: Int, status: Int32, peak: Int) {
         var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else { throw POSIXError(.EMFILE) }
+        // Both ends close-on-exec, set under the spawn lock (the child's stdout is a dup2 copy,
+        // without the flag), so that no other test's child inherits the write end and keeps
+        // this read from its end.
+        let made = Spawning.exclusively {
+            Glibc.pipe(&pipe) == 0 && fcntl(pipe[0], F_SETFD, FD_CLOEXEC) == 0 && fcntl(pipe[1], F_SETFD, FD_CLOEXEC) == 0
+        }
+        guard made else { throw POSIXError(.EMFILE) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -55,7 +61,7 @@ import TestSupport
         let environment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
         defer { environment.forEach { free($0) } }
         var child: pid_t = 0
-        let spawned = posix_spawn(&child, path, &actions, nil, argv, environment)
+        let spawned = Spawning.exclusively { posix_spawn(&child, path, &actions, nil, argv, environment) }
         close(pipe[1])
         defer { close(pipe[0]) }
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }

@@ -14,8 +14,10 @@ import Glibc
 /// (`isRunning` stays true, `waitUntilExit` does not return) for as long as it runs, and a
 /// leaked pipe or client socket keeps its reader from seeing the end. Two full runs hung so,
 /// with zombies of diagd and diag, once tests that open dozens of sockets at once were added.
-/// So every spawn in the tests goes through one lock, and the descriptors the tests make for
-/// themselves are close-on-exec from birth.
+/// So every spawn in the tests goes through one lock — `Process.spawn()`, and
+/// `Spawning.exclusively` around the tests' own `posix_spawn` calls (rsyslogd started without
+/// the lock held a `Process`'s socket: a full run's `sleep` stayed unreaped past 30 s) — and the
+/// descriptors the tests make for themselves are close-on-exec from birth.
 public enum Spawning {
     private static let lock = NSLock()
 
