@@ -105,17 +105,30 @@ extension BundleRequest {
         return "diagnose_\(date)_\(time)\(zone)_\(HostInfo.fileNameSafe(host))"
     }
 
-    /// The bundle's file path and its top folder's name.
+    /// The bundle's file path and its top folder's name. A name of the tool's own (no
+    /// `--output`, or a folder) that a bundle of the same second and host already has gets
+    /// `-2`, `-3`… (two collects in one second — a repro and a good run in one script — named the
+    /// second like the first and refused it); a file named by `--output` is never replaced.
     func outputPath(host: String) -> (path: String, top: String) {
-        let name = BundleRequest.bundleName(created: created, host: host)
-        let fileName = name + compression.fileExtension
-        guard let output, !output.isEmpty else {
-            return (FileManager.default.currentDirectoryPath + "/" + fileName, name)
+        let base = BundleRequest.bundleName(created: created, host: host)
+        let folder: URL
+        if let output, !output.isEmpty {
+            var isDirectory: ObjCBool = false
+            guard output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue) else {
+                return (output, base)
+            }
+            folder = URL(fileURLWithPath: output, isDirectory: true)
+        } else {
+            folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         }
-        var isDirectory: ObjCBool = false
-        if output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue) {
-            return (URL(fileURLWithPath: output, isDirectory: true).appendingPathComponent(fileName).path, name)
+        var name = base
+        var path = folder.appendingPathComponent(name + compression.fileExtension).path
+        var number = 1
+        while FileManager.default.fileExists(atPath: path) && number < 1000 {
+            number += 1
+            name = "\(base)-\(number)"
+            path = folder.appendingPathComponent(name + compression.fileExtension).path
         }
-        return (output, name)
+        return (path, name)
     }
 }
