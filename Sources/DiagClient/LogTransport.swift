@@ -93,8 +93,10 @@ public final class LogTransport: Sendable {
     }
 
     private func startSender() {
-        let thread = Thread { [self] in TransportSender(transport: self).run() }
-        thread.name = "diag-log-sender"
+        let thread = Thread { [self] in
+            ThreadName.setCurrent("diag-log-sender")
+            TransportSender(transport: self).run()
+        }
         thread.start()
     }
 }

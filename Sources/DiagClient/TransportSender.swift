@@ -88,8 +88,10 @@ struct TransportSender {
                 return shared.state.generation
             }
             let reader = ReplyReader(transport: transport, socket: socket)
-            let thread = Thread { reader.run() }
-            thread.name = "diag-log-replies"
+            let thread = Thread {
+                ThreadName.setCurrent("diag-log-replies")
+                reader.run()
+            }
             thread.start()
             return socket
         } catch {

@@ -45,7 +45,6 @@ final class ForwardReadAhead: @unchecked Sendable {
             ForwardThreadPriority.lower()
             read()
         }
-        thread.name = "diagd-fwd-read"
         thread.start()
     }
 

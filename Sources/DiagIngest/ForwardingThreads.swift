@@ -54,7 +54,6 @@ final class ForwardingThreads: Sendable {
                     FileHandle.standardError.write(Data("diagd: fault: forward \(forwarder.destination) stopped: \(error)\n".utf8))
                 }
             }
-            thread.name = "diagd-forward"
             thread.start()
         }
     }

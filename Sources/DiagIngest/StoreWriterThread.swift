@@ -46,7 +46,6 @@ final class StoreWriterThread: @unchecked Sendable {
             ThreadName.setCurrent("diagd-writer")
             run()
         }
-        thread.name = "diagd-writer"
         thread.start()
     }
 

@@ -1,6 +1,7 @@
 import Glibc
 
-/// The name the kernel shows for the calling thread (`top -H`, `ps -L`, `perf`,
+/// The name the kernel shows for the calling thread, the one way every long-lived thread of the
+/// package is named (`top -H`, `ps -L`, `perf`,
 /// `/proc/PID/task/TID/comm`). Foundation's `Thread.name` on Linux stays inside Foundation, so
 /// every thread of diagd showed as "diagd" and its index builds as "-qos.overcommit" (Dispatch's
 /// worker name): a user asking which thread is busy could not tell the writer from a
@@ -29,14 +30,8 @@ public enum ThreadName {
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = read(descriptor, &buffer, buffer.count)
         guard count > 0 else { return "" }
-        return String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: "\n")
-    }
-}
-
-private extension String {
-    func trimmingCharacters(in character: Character) -> String {
-        var text = Substring(self)
-        while text.last == character { text.removeLast() }
-        return String(text)
+        // The kernel ends the name with a newline.
+        let end = buffer[count - 1] == UInt8(ascii: "\n") ? count - 1 : count
+        return String(decoding: buffer[0..<end], as: UTF8.self)
     }
 }

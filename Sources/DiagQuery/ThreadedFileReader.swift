@@ -28,9 +28,9 @@ public final class ThreadedFileReader {
     public init(_ input: Input, options: ImportOptions) throws {
         let channel = self.channel
         let thread = Thread {
+            ThreadName.setCurrent("diag-read")
             Self.read(input, options: options, into: channel)
         }
-        thread.name = "diag-read"
         thread.start()
         try channel.waitUntilOpened()
     }

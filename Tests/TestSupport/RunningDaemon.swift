@@ -87,9 +87,7 @@ public final class RunningDaemon {
     public func stop() -> Int32 {
         guard process.isRunning else { return process.terminationStatus }
         Glibc.kill(process.processIdentifier, SIGTERM)
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
+        if !process.waitForExit(seconds: 30) {
             killHard()
             return -1
         }

@@ -26,7 +26,6 @@ final class WorkerPool<Served: Sendable>: Sendable {
                 defer { buffer.deallocate(); exited.signal() }
                 while let served = next() { serve(served, buffer) }
             }
-            thread.name = threadName
             thread.stackSize = 1 << 20
             thread.start()
         }

@@ -61,7 +61,6 @@ final class SyslogService: Sendable {
             run()
             finished.signal()
         }
-        thread.name = "diagd-syslog"
         thread.start()
     }
 

@@ -34,7 +34,6 @@ final class WALCheckpointer: @unchecked Sendable {
             ThreadName.setCurrent("diag-checkpoint")
             run()
         }
-        thread.name = "diag-checkpoint"
         thread.start()
     }
 
