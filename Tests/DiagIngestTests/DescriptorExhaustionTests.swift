@@ -71,7 +71,10 @@ private func setProcessLimit(_ pid: pid_t, _ resource: Int32, _ new: UnsafePoint
         try daemon.send(["{\"eventMessage\":\"before the refusals\"}"])
         try starve(pid, spare: 4)
         let clients = try (0..<24).map { _ in try UnixSocket.connect(path: daemon.socketPath) }
-        defer { clients.forEach { close($0) } }
+        // Closed once: a second close would hit whatever descriptor another test opened since
+        // under the same number (a fleet test's pipe read failed with EBADF so).
+        var closed = false
+        defer { if !closed { clients.forEach { close($0) } } }
         // Refused at once: the kernel queued every connection, diagd takes them in turn. A few
         // more than the 4 spare are accepted: diagd closes its first test connection meanwhile.
         sleep(1)
@@ -89,6 +92,7 @@ private func setProcessLimit(_ pid: pid_t, _ resource: Int32, _ new: UnsafePoint
         // Descriptors free again once diagd has seen the accepted connections end: a client is
         // served, and its records are stored.
         clients.forEach { close($0) }
+        closed = true
         do {
             try retrying { try daemon.send(["{\"eventMessage\":\"after the refusals\"}"]) }
         } catch {
