@@ -87,6 +87,49 @@ import TestSupport
         #expect(both == expected(all) { $0.process == "syncd" && MessageSearchIndex.fold($0.eventMessage).contains("push") })
     }
 
+    /// A chunk whose ids do not follow time, read whole with a condition no index serves: SQLite
+    /// would walk the timestamp index from end to end, each step a row elsewhere in the file; the
+    /// reader scans the table instead and sorts what it keeps, and gives the same records in the
+    /// same order. A window, a limit, or a condition an index serves keeps SQLite's own plan.
+    @Test func aWholeReadOutOfTimeOrderScansTheTableAndSortsInsteadOfWalkingTheTimeIndex() throws {
+        let folder = try TemporaryDirectory()
+        let all = records(shuffled: true)
+        let url = try store(folder, all)
+        let store = try LogStore.openForReading(at: url)
+        let chunk = store.info.chunks[0]
+        #expect(chunk.timeOrdered == false)
+        let path = store.chunkPath(chunk.file)
+        let scan = StoreFilter(whereSQL: "instr(eventMessage, ?) > 0", bindings: [.text("push")])
+        func sql(_ filter: StoreFilter) throws -> String {
+            try #require(try ChunkReader(chunk: chunk, path: path, filter: filter)).statement.sql
+        }
+        // SQLite's own plan for the whole read is the walk; the reader's is the scan.
+        let database = try Database(path: path, options: .init(readOnly: true, create: false))
+        let walk = "SELECT \(ChunkSchema.selectColumns) FROM records WHERE (instr(eventMessage, ?) > 0) ORDER BY timestamp, id"
+        #expect(try ChunkReader.walksWholeTimestampIndex(database, sql: walk, bindings: ["push"]))
+        #expect(try sql(scan).contains("FROM records NOT INDEXED WHERE"))
+        let found = try store.records(filter: scan).all()
+        #expect(found == expected(all) { $0.eventMessage.contains("push") } + [LogRecord(timestamp: StoreTestRecords.base + 1_000_000_000_000, eventMessage: "push later")])
+        // The same read with a window, a limit, or a condition the process index serves.
+        var windowed = scan
+        windowed.start = StoreTestRecords.base + 10_000_000_000
+        var limited = scan
+        limited.limit = 5
+        let process = StoreFilter(whereSQL: "process = ?", bindings: [.text("syncd")])
+        for filter in [windowed, limited, process] {
+            #expect(try !sql(filter).contains("NOT INDEXED"))
+        }
+        #expect(try store.records(filter: windowed).all() == expected(all) {
+            $0.eventMessage.contains("push") && $0.timestamp >= windowed.start!
+        } + [LogRecord(timestamp: StoreTestRecords.base + 1_000_000_000_000, eventMessage: "push later")])
+        #expect(try store.records(filter: limited).all() == Array(expected(all) { $0.eventMessage.contains("push") }.prefix(5)))
+        #expect(try store.records(filter: process).all() == expected(all) { $0.process == "syncd" })
+        // A chunk in time order is not concerned.
+        var ordered = chunk
+        ordered.timeOrdered = true
+        #expect(!ChunkReader.mayScanInsteadOfWalkingTime(chunk: ordered, filter: scan, idOrder: false))
+    }
+
     /// A stranger's `Info.json` that says a chunk is in time order when it is not: the read is
     /// refused with the chunk and the records named, and the store reads whole once the flag goes.
     @Test func aFalseClaimOfTimeOrderIsRefusedByNameAndLosesNothing() throws {

@@ -43,6 +43,10 @@ final class ChunkReader {
             idOrder = Self.readsInIDOrder(chunk: chunk, filter: filter, condition: condition)
             var sql = "SELECT \(ChunkSchema.selectColumns) FROM records\(condition.sql) ORDER BY \(idOrder ? "id" : "timestamp, id")"
             if let limit = filter.limit { sql += " LIMIT \(max(0, limit))" }
+            if Self.mayScanInsteadOfWalkingTime(chunk: chunk, filter: filter, idOrder: idOrder),
+               try Self.walksWholeTimestampIndex(database, sql: sql, bindings: condition.bindings) {
+                sql = "SELECT \(ChunkSchema.selectColumns) FROM records NOT INDEXED\(condition.sql) ORDER BY timestamp, id"
+            }
             statement = try database.prepare(sql)
             try statement.bind(condition.bindings)
         } catch {
@@ -60,6 +64,38 @@ final class ChunkReader {
     /// sorted (the sort spilling 2 MiB at a time to a temporary file) and 40 ms in id order.
     static func readsInIDOrder(chunk: ChunkInfo, filter: StoreFilter, condition: ChunkCondition) -> Bool {
         chunk.sealed && chunk.timeOrdered == true && condition.selectsByID && filter.start == nil && filter.end == nil
+    }
+
+    /// Whether the read may be worth a look at SQLite's plan (`walksWholeTimestampIndex`): a
+    /// sealed chunk whose ids do not follow time, read whole (no window, no limit) and sorted.
+    /// There SQLite walks the timestamp index from end to end when no other index serves the
+    /// condition (a `MATCHES`, a short needle, a needle in a chunk the search index does not
+    /// cover yet), to get the order without a sort; but each step of that walk reads a row
+    /// somewhere else in the file, and the condition drops most of them. Read in id order
+    /// instead (`NOT INDEXED`: the table from start to end, rowid lookups still allowed) and
+    /// the kept rows sorted, the same rows come out in the same order for less: through diagd
+    /// at 1M records, 5 of 6 chunks without their search index yet, `MATCHES ".*batch
+    /// [0-9]+/4.*"` (55,380 records) took 339 ms instead of 588 ms, and a `CONTAINS` of one
+    /// letter (every record kept, the sort spilling) 2.66 s instead of 2.80 s. A window keeps
+    /// the walk (it reads only its own part of the index), and so does a limit, which stops
+    /// the walk early; a chunk in time order has its id order read already (`readsInIDOrder`),
+    /// or a walk in the same order as a scan.
+    static func mayScanInsteadOfWalkingTime(chunk: ChunkInfo, filter: StoreFilter, idOrder: Bool) -> Bool {
+        chunk.sealed && chunk.timeOrdered != true && !idOrder && filter.start == nil && filter.end == nil && filter.limit == nil
+    }
+
+    /// Whether SQLite's plan for `sql` walks the whole timestamp index (`SCAN … USING INDEX
+    /// records_timestamp`, no range of it); a range is `SEARCH`, another index another name.
+    static func walksWholeTimestampIndex(_ database: Database, sql: String, bindings: [SQLValueConvertible?]) throws -> Bool {
+        let plan = try database.prepare("EXPLAIN QUERY PLAN " + sql)
+        try plan.bind(bindings)
+        let index = StoreLayout.timestampIndex
+        while try plan.step() {
+            // Columns: id, parent, notused, detail.
+            let detail = plan.string(at: 3)
+            if detail.hasPrefix("SCAN "), detail.hasSuffix("INDEX \(index)") { return true }
+        }
+        return false
     }
 
     /// Moves to the next row.
