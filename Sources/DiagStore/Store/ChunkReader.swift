@@ -75,8 +75,8 @@ final class ChunkReader {
     /// instead (`NOT INDEXED`: the table from start to end, rowid lookups still allowed) and
     /// the kept rows sorted, the same rows come out in the same order for less: through diagd
     /// at 1M records, 5 of 6 chunks without their search index yet, `MATCHES ".*batch
-    /// [0-9]+/4.*"` (55,380 records) took 339 ms instead of 588 ms, and a `CONTAINS` of one
-    /// letter (every record kept, the sort spilling) 2.66 s instead of 2.80 s. A window keeps
+    /// [0-9]+/4.*"` (55,380 records) took 0.59 s instead of 1.08 s, and a `CONTAINS` of one
+    /// letter (every record kept, the sort spilling) 2.64 s instead of 3.21 s. A window keeps
     /// the walk (it reads only its own part of the index), and so does a limit, which stops
     /// the walk early; a chunk in time order has its id order read already (`readsInIDOrder`),
     /// or a walk in the same order as a scan.
