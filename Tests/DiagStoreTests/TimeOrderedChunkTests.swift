@@ -106,11 +106,38 @@ import TestSupport
         // SQLite's own plan for the whole read is the walk; the reader's is the scan.
         let database = try Database(path: path, options: .init(readOnly: true, create: false))
         let walk = "SELECT \(ChunkSchema.selectColumns) FROM records WHERE (instr(eventMessage, ?) > 0) ORDER BY timestamp, id"
-        #expect(try ChunkReader.walksWholeTimestampIndex(database, sql: walk, bindings: ["push"]))
+        #expect(try ChunkReader.walksTimestampIndex(database, sql: walk, bindings: ["push"]))
         #expect(try sql(scan).contains("FROM records NOT INDEXED WHERE"))
         let found = try store.records(filter: scan).all()
         #expect(found == expected(all) { $0.eventMessage.contains("push") } + [LogRecord(timestamp: StoreTestRecords.base + 1_000_000_000_000, eventMessage: "push later")])
-        // The same read with a window, a limit, or a condition the process index serves.
+        // A window that holds the chunk's whole range reads it the same way, the window kept as a condition.
+        var holding = scan
+        holding.start = StoreTestRecords.base - 100_000_000_000
+        holding.end = StoreTestRecords.base + 1_000_000_000_000
+        #expect(try sql(holding).contains("FROM records NOT INDEXED WHERE timestamp >= ? AND timestamp < ?"))
+        #expect(try store.records(filter: holding).all() == expected(all) { $0.eventMessage.contains("push") })
+        // An Info.json whose range for the chunk is wider than its records' changes the plan, not the records.
+        var wide = chunk
+        wide.oldestTimestamp = holding.end! + 1
+        wide.newestTimestamp = holding.end! + 2
+        #expect(!ChunkReader.mayScanInsteadOfWalkingTime(chunk: wide, filter: holding, idOrder: false))
+        wide.oldestTimestamp = StoreTestRecords.base
+        wide.newestTimestamp = StoreTestRecords.base + 1
+        var narrow = scan
+        narrow.start = StoreTestRecords.base
+        narrow.end = StoreTestRecords.base + 10_000_000_000
+        #expect(ChunkReader.mayScanInsteadOfWalkingTime(chunk: wide, filter: narrow, idOrder: false))
+        let lied = try #require(try ChunkReader(chunk: wide, path: path, filter: narrow))
+        #expect(lied.statement.sql.contains("NOT INDEXED"))
+        var liedRecords: [LogRecord] = []
+        while lied.hasRow {
+            liedRecords.append(try lied.record())
+            try lied.advance()
+        }
+        #expect(liedRecords == expected(all) {
+            $0.eventMessage.contains("push") && $0.timestamp >= narrow.start! && $0.timestamp < narrow.end!
+        })
+        // The same read with a window that cuts the chunk, a limit, or a condition the process index serves.
         var windowed = scan
         windowed.start = StoreTestRecords.base + 10_000_000_000
         var limited = scan

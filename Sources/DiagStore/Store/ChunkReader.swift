@@ -44,7 +44,7 @@ final class ChunkReader {
             var sql = "SELECT \(ChunkSchema.selectColumns) FROM records\(condition.sql) ORDER BY \(idOrder ? "id" : "timestamp, id")"
             if let limit = filter.limit { sql += " LIMIT \(max(0, limit))" }
             if Self.mayScanInsteadOfWalkingTime(chunk: chunk, filter: filter, idOrder: idOrder),
-               try Self.walksWholeTimestampIndex(database, sql: sql, bindings: condition.bindings) {
+               try Self.walksTimestampIndex(database, sql: sql, bindings: condition.bindings) {
                 sql = "SELECT \(ChunkSchema.selectColumns) FROM records NOT INDEXED\(condition.sql) ORDER BY timestamp, id"
             }
             statement = try database.prepare(sql)
@@ -66,34 +66,43 @@ final class ChunkReader {
         chunk.sealed && chunk.timeOrdered == true && condition.selectsByID && filter.start == nil && filter.end == nil
     }
 
-    /// Whether the read may be worth a look at SQLite's plan (`walksWholeTimestampIndex`): a
-    /// sealed chunk whose ids do not follow time, read whole (no window, no limit) and sorted.
+    /// Whether the read may be worth a look at SQLite's plan (`walksTimestampIndex`): a sealed
+    /// chunk whose ids do not follow time, read whole and sorted (no limit, and no window, or
+    /// one that holds the chunk's whole time range: `--last 1h` over a store of the last hour).
     /// There SQLite walks the timestamp index from end to end when no other index serves the
     /// condition (a `MATCHES`, a short needle, a needle in a chunk the search index does not
     /// cover yet), to get the order without a sort; but each step of that walk reads a row
     /// somewhere else in the file, and the condition drops most of them. Read in id order
-    /// instead (`NOT INDEXED`: the table from start to end, rowid lookups still allowed) and
-    /// the kept rows sorted, the same rows come out in the same order for less: through diagd
-    /// at 1M records, 5 of 6 chunks without their search index yet, `MATCHES ".*batch
-    /// [0-9]+/4.*"` (55,380 records) took 0.59 s instead of 1.08 s, and a `CONTAINS` of one
-    /// letter (every record kept, the sort spilling) 2.64 s instead of 3.21 s. A window keeps
-    /// the walk (it reads only its own part of the index), and so does a limit, which stops
-    /// the walk early; a chunk in time order has its id order read already (`readsInIDOrder`),
-    /// or a walk in the same order as a scan.
+    /// instead (`NOT INDEXED`: the table from start to end, rowid lookups still allowed, a
+    /// window a mere condition) and the kept rows sorted, the same rows come out in the same
+    /// order for less: through diagd at 1M records, 5 of 6 chunks without their search index
+    /// yet, `MATCHES ".*batch [0-9]+/4.*"` (55,380 records) took 0.59 s instead of 1.08 s, and
+    /// a `CONTAINS` of one letter (every record kept, the sort spilling) 2.64 s instead of
+    /// 3.21 s. A window that cuts the chunk keeps the walk (it reads only its own part of the
+    /// index), and so does a limit, which stops the walk early; a chunk in time order has its
+    /// id order read already (`readsInIDOrder`), or a walk in the same order as a scan.
+    /// `Info.json`'s time range only decides how the chunk is read: the window stays in the
+    /// query either way, so a range that lies costs time, never a record.
     static func mayScanInsteadOfWalkingTime(chunk: ChunkInfo, filter: StoreFilter, idOrder: Bool) -> Bool {
-        chunk.sealed && chunk.timeOrdered != true && !idOrder && filter.start == nil && filter.end == nil && filter.limit == nil
+        guard chunk.sealed, chunk.timeOrdered != true, !idOrder, filter.limit == nil else { return false }
+        guard filter.start != nil || filter.end != nil else { return true }
+        guard let oldest = chunk.oldestTimestamp, let newest = chunk.newestTimestamp else { return false }
+        return (filter.start.map { $0 <= oldest } ?? true) && (filter.end.map { newest < $0 } ?? true)
     }
 
-    /// Whether SQLite's plan for `sql` walks the whole timestamp index (`SCAN … USING INDEX
-    /// records_timestamp`, no range of it); a range is `SEARCH`, another index another name.
-    static func walksWholeTimestampIndex(_ database: Database, sql: String, bindings: [SQLValueConvertible?]) throws -> Bool {
+    /// Whether SQLite's plan for `sql` walks the timestamp index: the whole of it (`SCAN …
+    /// USING INDEX records_timestamp`) or a range of it (`SEARCH … USING INDEX
+    /// records_timestamp (timestamp>? …)`, which is the whole of it when the window holds the
+    /// chunk); another index has another name.
+    static func walksTimestampIndex(_ database: Database, sql: String, bindings: [SQLValueConvertible?]) throws -> Bool {
         let plan = try database.prepare("EXPLAIN QUERY PLAN " + sql)
         try plan.bind(bindings)
-        let index = StoreLayout.timestampIndex
+        let index = "INDEX \(StoreLayout.timestampIndex)"
         while try plan.step() {
             // Columns: id, parent, notused, detail.
             let detail = plan.string(at: 3)
-            if detail.hasPrefix("SCAN "), detail.hasSuffix("INDEX \(index)") { return true }
+            if detail.hasPrefix("SCAN "), detail.hasSuffix(index) { return true }
+            if detail.hasPrefix("SEARCH "), detail.contains(index + " (timestamp") { return true }
         }
         return false
     }
