@@ -43,7 +43,7 @@ public enum StatsCounter {
         return StatsCount(tally: tally, method: "streamed", reason: reason, refusedLines: results.refusedCount)
     }
 
-    /// Every grouping of every store and bundle, by `LogStore.groupedCounts`.
+    /// Every grouping of every store and bundle, by `LogStore.allGroupedCounts` (one read of each chunk).
     private static func countInSQL(
         _ sources: [QuerySource], filter: StoreFilter, bundleOpener: (any BundleOpener)?, into tally: inout StatsTally
     ) throws {
@@ -59,8 +59,8 @@ public enum StatsCounter {
             case .file, .appleLog: continue
             }
             let store = try LogStore.openForReading(at: url)
-            for grouping in RecordGrouping.allCases {
-                for group in try store.groupedCounts(by: grouping, filter: filter) {
+            for (grouping, groups) in try store.allGroupedCounts(filter: filter) {
+                for group in groups {
                     tally.add(grouping, group.key, events: group.count, bytes: group.messageBytes)
                 }
             }

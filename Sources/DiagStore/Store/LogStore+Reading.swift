@@ -27,19 +27,29 @@ extension LogStore {
 
     /// Runs `body` on a read-only connection to every chunk that may hold records of `filter`.
     func forEachChunk(_ filter: StoreFilter, _ body: (Database, ChunkTables, String) throws -> Void) throws {
-        let chunks = lock.withLock { state.info.chunks }
-        for chunk in chunks where !chunk.sealed || (chunk.recordCount > 0 && filter.overlaps(oldest: chunk.oldestTimestamp, newest: chunk.newestTimestamp)) {
-            let path = chunkPath(chunk.file)
-            guard FileManager.default.fileExists(atPath: path) else { continue }
-            do {
-                let database = try Database.openForReading(path: path)
-                database.limitValueLength()
-                let tables = try ChunkTables(database)
-                guard tables.hasRecords else { continue }
-                try body(database, tables, path)
-            } catch {
-                throw StoreError.chunk(path, error)
-            }
+        for chunk in chunksToRead(filter) { try readChunk(chunk, filter, body) }
+    }
+
+    /// The chunks that may hold records of `filter`, in the store's order.
+    func chunksToRead(_ filter: StoreFilter) -> [ChunkInfo] {
+        lock.withLock { state.info.chunks }.filter { chunk in
+            !chunk.sealed || (chunk.recordCount > 0 && filter.overlaps(oldest: chunk.oldestTimestamp, newest: chunk.newestTimestamp))
+        }
+    }
+
+    /// Runs `body` on a read-only connection to `chunk`, if its file is there and holds records;
+    /// an error names the chunk.
+    func readChunk(_ chunk: ChunkInfo, _ filter: StoreFilter, _ body: (Database, ChunkTables, String) throws -> Void) throws {
+        let path = chunkPath(chunk.file)
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        do {
+            let database = try Database.openForReading(path: path)
+            database.limitValueLength()
+            let tables = try ChunkTables(database)
+            guard tables.hasRecords else { return }
+            try body(database, tables, path)
+        } catch {
+            throw StoreError.chunk(path, error)
         }
     }
 }
