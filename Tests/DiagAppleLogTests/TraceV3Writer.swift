@@ -184,7 +184,7 @@ enum LZ4Tool {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments.filter { $0 != "-c" } + ["-f", source.path, target.path]
         try process.spawn()
-        _ = process.waitForExit(seconds: 600)
+        guard process.waitForExit(seconds: 600) else { throw ToolError("lz4 (pid \(process.processIdentifier)) was not reaped in 600 s") }
         guard process.terminationStatus == 0 else { throw ToolError("lz4 exited with \(process.terminationStatus)") }
         return [UInt8](try Data(contentsOf: target))
     }

@@ -37,9 +37,9 @@ final class SQLiteWriterProcess {
         try process.spawn()
     }
 
+    /// The exit status; -1 when the process was not reaped in time (`waitForExit` says why).
     func wait() -> Int32 {
-        _ = process.waitForExit(seconds: 600)
-        return process.terminationStatus
+        process.waitForExit(seconds: 600) ? process.terminationStatus : -1
     }
 }
 

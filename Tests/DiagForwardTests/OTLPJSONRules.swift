@@ -182,7 +182,9 @@ func gunzipBytes(_ bytes: [UInt8]) throws -> [UInt8] {
     feeding.start()
     let decompressed = output.fileHandleForReading.readDataToEndOfFile()
     let message = errors.fileHandleForReading.readDataToEndOfFile()
-    _ = process.waitForExit(seconds: 600)
+    guard process.waitForExit(seconds: 600) else {
+        throw ReceiverError(description: "gzip -dc (pid \(process.processIdentifier)) was not reaped in 600 s")
+    }
     guard process.terminationStatus == 0 else {
         throw ReceiverError(description: "gzip -dc: status \(process.terminationStatus): \(String(decoding: message, as: UTF8.self))")
     }

@@ -238,8 +238,9 @@ final class TCPClient {
             records = (try? RunningDaemon.records(inStore: storePath))?.filter { $0.process != "diagd" } ?? []
         }
         kill(activator.processIdentifier, SIGTERM)
-        _ = activator.waitForExit(seconds: 600)
+        let reaped = activator.waitForExit(seconds: 600)
         let log = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+        try #require(reaped, "diagd said: \(log)")
         #expect(activator.terminationStatus == 0)
         #expect(records.map(\.eventMessage) == ["sent before diagd ran", "sent while diagd ran"], "diagd said: \(log)")
         #expect(records.first?.processID == nil)

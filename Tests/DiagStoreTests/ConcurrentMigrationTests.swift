@@ -23,7 +23,7 @@ struct ConcurrentMigrationTests {
         for (process, output, errors) in processes {
             let printed = output.fileHandleForReading.readDataToEndOfFile()
             let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            _ = process.waitForExit(seconds: 600)
+            try #require(process.waitForExit(seconds: 600))
             #expect(process.terminationStatus == 0, "\(complaint)")
             #expect(printed.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } == total)
         }

@@ -71,7 +71,7 @@ struct SyncDemoHostileInputTests {
         let status = try MessageClient.send(DemoMessage("status"), to: socket)
         #expect(status.command == "status", "the transport still serves after the bad requests")
         _ = try MessageClient.send(DemoMessage("shutdown"), to: socket)
-        _ = transport.waitForExit(seconds: 600)
+        try #require(transport.waitForExit(seconds: 600))
         #expect(transport.terminationStatus == 0)
         #expect(harness.stopDaemon() == 0)
         let refused = try harness.show(["--predicate", "process == \"transport\""])
@@ -107,7 +107,7 @@ struct SyncDemoHostileInputTests {
         #expect(["run", "defer"].contains(run.command), "the scheduler still decides after bad requests")
         for (socket, process) in zip([scheduler, notifier], services) {
             _ = try MessageClient.send(DemoMessage("shutdown"), to: socket)
-            _ = process.waitForExit(seconds: 600)
+            try #require(process.waitForExit(seconds: 600))
             #expect(process.terminationStatus == 0)
         }
     }
