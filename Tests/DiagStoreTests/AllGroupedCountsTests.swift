@@ -4,6 +4,17 @@ import Testing
 import TestSupport
 @testable import DiagStore
 
+extension RecordGrouping {
+    /// The grouping's key in the aggregate SQL `allGroupedCounts` replaced: a column, or the
+    /// minute computed as `minuteStart` does.
+    fileprivate var keyExpression: String {
+        switch self {
+        case .process, .sender, .subsystem, .category, .messageType: rawValue
+        case .minute: "(timestamp - ((timestamp % 60000000000) + 60000000000) % 60000000000)"
+        }
+    }
+}
+
 /// `LogStore.allGroupedCounts` (what `diag stats` counts a store with, one read of each chunk)
 /// against the aggregate SQL it replaced, one `GROUP BY` per grouping, run here on the same files.
 @Suite struct AllGroupedCountsTests {

@@ -41,11 +41,13 @@ final class ChunkReader {
             guard tables.hasRecords else { return nil }
             let condition = ChunkCondition(filter: filter, tables: tables, database: database, path: path, trigrams: trigrams)
             idOrder = Self.readsInIDOrder(chunk: chunk, filter: filter, condition: condition)
-            var sql = "SELECT \(ChunkSchema.selectColumns) FROM records\(condition.sql) ORDER BY \(idOrder ? "id" : "timestamp, id")"
-            if let limit = filter.limit { sql += " LIMIT \(max(0, limit))" }
+            let order = idOrder ? "id" : "timestamp, id"
+            let limit = filter.limit.map { " LIMIT \(max(0, $0))" } ?? ""
+            let select = { (table: String) in "SELECT \(ChunkSchema.selectColumns) FROM \(table)\(condition.sql) ORDER BY \(order)\(limit)" }
+            var sql = select("records")
             if Self.mayScanInsteadOfWalkingTime(chunk: chunk, filter: filter, idOrder: idOrder),
                try Self.walksTimestampIndex(database, sql: sql, bindings: condition.bindings) {
-                sql = "SELECT \(ChunkSchema.selectColumns) FROM records NOT INDEXED\(condition.sql) ORDER BY timestamp, id"
+                sql = select("records NOT INDEXED")
             }
             statement = try database.prepare(sql)
             try statement.bind(condition.bindings)

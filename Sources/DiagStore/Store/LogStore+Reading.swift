@@ -27,7 +27,7 @@ extension LogStore {
 
     /// Runs `body` on a read-only connection to every chunk that may hold records of `filter`.
     func forEachChunk(_ filter: StoreFilter, _ body: (Database, ChunkTables, String) throws -> Void) throws {
-        for chunk in chunksToRead(filter) { try readChunk(chunk, filter, body) }
+        for chunk in chunksToRead(filter) { try readChunk(chunk, body) }
     }
 
     /// The chunks that may hold records of `filter`, in the store's order.
@@ -39,7 +39,7 @@ extension LogStore {
 
     /// Runs `body` on a read-only connection to `chunk`, if its file is there and holds records;
     /// an error names the chunk.
-    func readChunk(_ chunk: ChunkInfo, _ filter: StoreFilter, _ body: (Database, ChunkTables, String) throws -> Void) throws {
+    func readChunk(_ chunk: ChunkInfo, _ body: (Database, ChunkTables, String) throws -> Void) throws {
         let path = chunkPath(chunk.file)
         guard FileManager.default.fileExists(atPath: path) else { return }
         do {

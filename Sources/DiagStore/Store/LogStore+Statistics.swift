@@ -5,16 +5,6 @@ import Glibc
 import Synchronization
 import DiagModel
 
-extension RecordGrouping {
-    /// The grouping's key in a chunk's SQL: a column, or the minute computed as `minuteStart` does.
-    var keyExpression: String {
-        switch self {
-        case .process, .sender, .subsystem, .category, .messageType: rawValue
-        case .minute: "(timestamp - ((timestamp % 60000000000) + 60000000000) % 60000000000)"
-        }
-    }
-}
-
 /// One group of `groupedCounts`: its key (NULL for records without the field), how many records,
 /// and the UTF-8 bytes of their `eventMessage`.
 public struct GroupCount: Sendable, Hashable {
@@ -55,7 +45,7 @@ extension LogStore {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < chunks.count, done.withLock({ $0.failure == nil }) else { break }
                 do {
-                    try readChunk(chunks[index], filter) { database, tables, path in
+                    try readChunk(chunks[index]) { database, tables, path in
                         let condition = ChunkCondition(filter: filter, tables: tables, database: database, path: path, trigrams: trigrams)
                         let statement = try database.prepare("""
                             SELECT process, sender, subsystem, category, messageType, timestamp, length(CAST(eventMessage AS BLOB))
@@ -132,11 +122,12 @@ private struct GroupTallies: Sendable {
         let index = Int(column)
         let handle = statement.handle
         let type = sqlite3_column_type(handle, column)
-        if Self.groupings[index] == .minute || type == SQLITE_INTEGER {
+        let isMinute = Self.groupings[index] == .minute
+        if isMinute || type == SQLITE_INTEGER {
             // The minute as the aggregate SQL computed it: from the time read as an integer.
             guard type != SQLITE_NULL else { return uncached(.null, index) }
-            var value = sqlite3_column_int64(handle, column)
-            if Self.groupings[index] == .minute { value = RecordGrouping.minuteStart(of: value) }
+            let raw = sqlite3_column_int64(handle, column)
+            let value = isMinute ? RecordGrouping.minuteStart(of: raw) : raw
             if lastSlot[index] >= 0, lastText[index].isEmpty, lastInteger[index] == value { return lastSlot[index] }
             let slot = lookUp(.int(value), index)
             lastText[index] = []
