@@ -104,6 +104,20 @@ import TestSupport
         for part in parts { read += try part.open(connections: connections).all() }
         #expect(read == expected, "the parts in order give the cursor's records")
         #expect(connections.opened == 2, "each chunk opened once for all its slices")
+        // The second chunk's four slices differ only in their bounds' values: one SELECT,
+        // prepared once and bound again for each of the three others.
+        #expect(connections.reusedStatements == 3, "a slice's statement is the previous slice's, bound again")
+        // Read again with the same connections while a read of the second chunk is half done:
+        // that read holds the second chunk's kept statement, so the first slice of it read
+        // again prepares its own, and the three after it take that one back; the first chunk's
+        // slice takes its kept statement. Each comes reset, its rows all read again.
+        let half = parts[1].open(connections: connections)
+        _ = try half.next()
+        #expect(connections.reusedStatements == 4)
+        let again = try parts.map { try $0.open(connections: connections).all() }
+        #expect(Array(again.joined()) == expected)
+        #expect(connections.reusedStatements == 4 + 1 + 3, "a statement still read is never handed out")
+        #expect(try half.all().count == (try parts[1].open().all().count) - 1, "the half-read slice kept its own statement")
         // With one thread, two tasks of 6,000 (never fewer than twice the threads), cut across
         // the chunks the same way; a task never holds more than about a slice's records
         // (`recordsPerSlice`), so that the output waiting for the writer stays bounded.

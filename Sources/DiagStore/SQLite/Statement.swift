@@ -8,7 +8,7 @@ public final class Statement {
     let handle: OpaquePointer
     private let connection: OpaquePointer
     /// Keeps the connection open as long as a statement of it lives.
-    private let database: Database
+    let database: Database
 
     init(database: Database, sql: String) throws {
         var statement: OpaquePointer?

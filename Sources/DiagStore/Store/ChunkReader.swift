@@ -14,6 +14,8 @@ final class ChunkReader {
     /// Whether the rows are asked for in id order (`readsInIDOrder`), which `advance` checks is
     /// their time order.
     private var idOrder = false
+    /// Where the statement came from and goes back to when the reader is done with it.
+    private let connections: ChunkConnections?
 
     /// Opens the chunk (or takes its connection from `connections`) and runs the query
     /// (`trigrams` picks the search index's lookups); nil when the chunk vanished (expired
@@ -24,6 +26,7 @@ final class ChunkReader {
           mapped: Bool = false, connections: ChunkConnections? = nil) throws {
         self.chunk = chunk
         self.path = path
+        self.connections = connections
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
             // Mapped only when the cursor allows it: mapped chunk pages count in RSS, and a
@@ -49,7 +52,7 @@ final class ChunkReader {
                try Self.walksTimestampIndex(database, sql: sql, bindings: condition.bindings) {
                 sql = select("records NOT INDEXED")
             }
-            statement = try database.prepare(sql)
+            statement = try connections?.statement(sql, on: database) ?? database.prepare(sql)
             try statement.bind(condition.bindings)
         } catch {
             throw StoreError.chunk(path, error)
@@ -107,6 +110,10 @@ final class ChunkReader {
             if detail.hasPrefix("SEARCH "), detail.contains(index + " (timestamp") { return true }
         }
         return false
+    }
+
+    deinit {
+        connections?.keep(statement)
     }
 
     /// Moves to the next row.
