@@ -46,6 +46,9 @@ final class BatchChannel<Item: Sendable>: Sendable {
         batches.finish(failure: failure)
     }
 
+    /// Batches waiting for the query side.
+    var count: Int { batches.count }
+
     /// Query side: the next batch, nil at the end, or the reader's failure.
     func take() throws -> [Item]? {
         try batches.receive()

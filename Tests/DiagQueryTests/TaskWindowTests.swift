@@ -4,7 +4,8 @@ import Synchronization
 import Testing
 
 /// `TaskWindow`, the rule of the parallel scans: tasks are taken in order, never more than the
-/// window ahead of the one consumed, and `stop` releases a reader waiting for the window.
+/// window ahead of the one consumed while they may hold their whole share, a finished task
+/// counts what it still holds, and `stop` releases a reader waiting for the window.
 @Suite struct TaskWindowTests {
     /// Waits (yielding the core) until `condition` holds: the tests look at what was taken, not at the clock.
     private func until(_ condition: () -> Bool) {
@@ -45,5 +46,57 @@ import Testing
         done.wait()
         #expect(outcome.withLock { $0 } == .some(nil))
         #expect(window.take() == nil)
+    }
+
+    /// `window.take()` on another thread: its task, or `.none` when it was still waiting after
+    /// `seconds` (the window is then stopped, which releases it).
+    private func take(_ window: TaskWindow, within seconds: Double = 5) -> Int?? {
+        let taken = Mutex<Int??>(.none)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let task = window.take()
+            taken.withLock { $0 = .some(task) }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + seconds) == .success else {
+            window.stop()
+            done.wait()
+            return .none
+        }
+        return taken.withLock { $0 }
+    }
+
+    @Test func aFinishedTaskCountsTheBlocksItHoldsSoEmptyTasksLetTheReaderRunAhead() {
+        // Two tasks of four blocks each.
+        let window = TaskWindow(count: 20, window: 2, blocksPerTask: 4)
+        #expect(take(window) == 0)
+        #expect(take(window) == 1)
+        // Both read to their end with nothing selected: the reader goes on while the consumer
+        // is still at task 0 (a window of tasks stopped it here).
+        window.finished(0, holding: 0)
+        window.finished(1, holding: 0)
+        #expect(take(window) == 2, "empty finished tasks hold no room")
+        #expect(take(window) == 3)
+        // Task 2 keeps its four blocks, task 3 three: 7 of 8, no room for a task being read.
+        window.finished(2, holding: 4)
+        window.finished(3, holding: 3)
+        let taken = Mutex<Int?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let task = window.take()
+            taken.withLock { $0 = task }
+            done.signal()
+        }
+        let waited = done.wait(timeout: .now() + .milliseconds(200))
+        #expect(waited == .timedOut, "a task was taken while 7 of 8 blocks were held")
+        // The consumer past tasks 0 to 2: only task 3's three blocks are held.
+        window.consuming(3)
+        if waited == .timedOut { done.wait() }
+        #expect(taken.withLock { $0 } == 4)
+        // A task finished after the consumer went past it is not counted again: with task 4
+        // read empty, task 3's three blocks and task 5's four fit.
+        window.finished(0, holding: 4)
+        window.finished(4, holding: 0)
+        #expect(take(window) == 5)
     }
 }
