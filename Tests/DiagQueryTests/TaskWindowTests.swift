@@ -35,35 +35,22 @@ import Testing
     @Test func stopReleasesAReaderWaitingForTheWindow() {
         let window = TaskWindow(count: 10, window: 1)
         #expect(window.take() == 0)
-        let outcome = Mutex<Int??>(.none)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let task = window.take()
-            outcome.withLock { $0 = .some(task) }
-            done.signal()
-        }
+        let pending = PendingTake(window)
         window.stop()
-        done.wait()
-        #expect(outcome.withLock { $0 } == .some(nil))
+        #expect(pending.result(within: 5) == .some(nil))
         #expect(window.take() == nil)
     }
 
     /// `window.take()` on another thread: its task, or `.none` when it was still waiting after
     /// `seconds` (the window is then stopped, which releases it).
     private func take(_ window: TaskWindow, within seconds: Double = 5) -> Int?? {
-        let taken = Mutex<Int??>(.none)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let task = window.take()
-            taken.withLock { $0 = .some(task) }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + seconds) == .success else {
+        let pending = PendingTake(window)
+        let result = pending.result(within: seconds)
+        if result == nil {
             window.stop()
-            done.wait()
-            return .none
+            _ = pending.result(within: 60)
         }
-        return taken.withLock { $0 }
+        return result
     }
 
     @Test func aFinishedTaskCountsTheBlocksItHoldsSoEmptyTasksLetTheReaderRunAhead() {
@@ -80,23 +67,37 @@ import Testing
         // Task 2 keeps its four blocks, task 3 three: 7 of 8, no room for a task being read.
         window.finished(2, holding: 4)
         window.finished(3, holding: 3)
-        let taken = Mutex<Int?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let task = window.take()
-            taken.withLock { $0 = task }
-            done.signal()
-        }
-        let waited = done.wait(timeout: .now() + .milliseconds(200))
-        #expect(waited == .timedOut, "a task was taken while 7 of 8 blocks were held")
+        let pending = PendingTake(window)
+        #expect(pending.result(within: 0.2) == nil, "a task was taken while 7 of 8 blocks were held")
         // The consumer past tasks 0 to 2: only task 3's three blocks are held.
         window.consuming(3)
-        if waited == .timedOut { done.wait() }
-        #expect(taken.withLock { $0 } == 4)
+        #expect(pending.result(within: 5) == .some(4))
         // A task finished after the consumer went past it is not counted again: with task 4
         // read empty, task 3's three blocks and task 5's four fit.
         window.finished(0, holding: 4)
         window.finished(4, holding: 0)
         #expect(take(window) == 5)
+    }
+}
+
+/// `window.take()` started on another thread.
+private final class PendingTake: Sendable {
+    private let taken = Mutex<Int??>(.none)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ window: TaskWindow) {
+        Thread.detachNewThread { [self] in
+            let task = window.take()
+            taken.withLock { $0 = .some(task) }
+            done.signal()
+        }
+    }
+
+    /// Its task (nil when none was left or the window stopped), or `.none` while it still
+    /// waits after `seconds`.
+    func result(within seconds: Double) -> Int?? {
+        guard done.wait(timeout: .now() + seconds) == .success else { return .none }
+        done.signal()  // for the next call
+        return taken.withLock { $0 }
     }
 }
