@@ -29,13 +29,11 @@ final class TaskWindow: Sendable {
     }
 
     private let state: Mutex<State>
-    private let count: Int
     private let blocksPerTask: Int
     private let budget: Int
 
     /// `window` tasks holding `blocksPerTask` blocks each at most.
     init(count: Int, window: Int, blocksPerTask: Int = 1) {
-        self.count = count
         self.blocksPerTask = max(1, blocksPerTask)
         budget = max(1, window) * self.blocksPerTask
         state = Mutex(State(held: Array(repeating: 0, count: max(0, count))))
@@ -43,9 +41,9 @@ final class TaskWindow: Sendable {
 
     /// The next task, once the blocks it may hold fit; nil when none is left or the scan stopped.
     func take() -> Int? {
-        let (count, blocksPerTask, budget) = (count, blocksPerTask, budget)
+        let (blocksPerTask, budget) = (blocksPerTask, budget)
         let task = state.wait(on: \.readers) { state -> Int?? in
-            guard !state.stopped, state.next < state.held.count, state.next < count else { return .some(nil) }
+            guard !state.stopped, state.next < state.held.count else { return .some(nil) }
             guard state.reserved + blocksPerTask <= budget else { return nil }
             defer { state.next += 1 }
             state.reserved += blocksPerTask

@@ -47,10 +47,7 @@ extension LogStore {
                 do {
                     try readChunk(chunks[index]) { database, tables, path in
                         let condition = ChunkCondition(filter: filter, tables: tables, database: database, path: path, trigrams: trigrams)
-                        let statement = try database.prepare("""
-                            SELECT process, sender, subsystem, category, messageType, timestamp, length(CAST(eventMessage AS BLOB))
-                            FROM records\(condition.sql)
-                            """)
+                        let statement = try database.prepare("SELECT \(GroupTallies.columns), length(CAST(eventMessage AS BLOB)) FROM records\(condition.sql)")
                         try statement.bind(condition.bindings)
                         while try statement.step() { tallies.add(statement) }
                     }
@@ -98,20 +95,22 @@ private struct GroupTallies: Sendable {
         var bytes: Int64 = 0
     }
 
-    /// The columns of the statement, in `RecordGrouping.allCases` order, and the message length.
-    private static let groupings: [RecordGrouping] = [.process, .sender, .subsystem, .category, .messageType, .minute]
-    private static let lengthColumn: Int32 = 6
+    /// The statement's key columns, one per grouping in this order (the minute is computed from
+    /// the time); the message length comes after them.
+    private static let groupings = RecordGrouping.allCases
+    static let columns = groupings.map { $0 == .minute ? "timestamp" : $0.rawValue }.joined(separator: ", ")
+    private static let lengthColumn = Int32(groupings.count)
 
-    private var tables: [[SQLValue: Int]] = Array(repeating: [:], count: 6)
-    private var figures: [[Figures]] = Array(repeating: [], count: 6)
+    private var tables: [[SQLValue: Int]] = Array(repeating: [:], count: groupings.count)
+    private var figures: [[Figures]] = Array(repeating: [], count: groupings.count)
     /// Per column: the previous row's key bytes (text) or value, and its slot in `figures`.
-    private var lastText: [[UInt8]] = Array(repeating: [], count: 6)
-    private var lastSlot: [Int] = Array(repeating: -1, count: 6)
-    private var lastInteger: [Int64] = Array(repeating: 0, count: 6)
+    private var lastText: [[UInt8]] = Array(repeating: [], count: groupings.count)
+    private var lastSlot: [Int] = Array(repeating: -1, count: groupings.count)
+    private var lastInteger: [Int64] = Array(repeating: 0, count: groupings.count)
 
     mutating func add(_ statement: Statement) {
         let bytes = statement.int64(at: Self.lengthColumn)
-        for column in 0..<6 {
+        for column in Self.groupings.indices {
             let slot = slot(statement, column: Int32(column))
             figures[column][slot].count += 1
             figures[column][slot].bytes += bytes
