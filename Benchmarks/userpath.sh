@@ -16,7 +16,10 @@
 #   common   message CONTAINS[cd] of a phrase in 1 record in 20       (the scan path)  target ≤ 1.5× rg
 #   matches  message MATCHES a pattern with a literal run               target ≤ 1× rg
 #   window   process == X AND a one-minute window                       target < 20 ms, whole process
-# and each diag query's peak RSS (target < 64 MiB).
+# and each diag query's peak RSS (target < 64 MiB). A "(cached)" line after rg's runs and after
+# each path's queries says how much of what they read the page cache held (util-linux's fincore):
+# at 10M records the files may not all stay cached, and a side that read from the disk is slower
+# for it.
 #
 # Needs: diag and diagd (release), hyperfine, rg, python3, /usr/bin/time.
 # Usage: Benchmarks/userpath.sh [COUNT ...]     (default: 1000000)
@@ -62,6 +65,24 @@ matches_rg=('"eventMessage":"[^"]*batch [0-9]+/4')
 mean() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["mean"])' "$1"; }
 rss_mib() { /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }'; }
 ratio() { python3 -c 'import sys; print(f"{float(sys.argv[1]) / float(sys.argv[2]):.3f}")' "$1" "$2"; }
+# The share of the files (or of the files under the directories) the page cache holds now, in %:
+# at 10M records the NDJSON (5.9 GB) and the stores (5–7 GB each) may be more than the machine
+# keeps cached. Then rg, or diag, reads part of its input from the disk, and its times (so the
+# ratios) are not those of a warm cache; the table says how much was cached after each side ran.
+# fincore is util-linux's; without it, "n/a".
+resident() {  # file or directory…
+    command -v fincore >/dev/null || { echo n/a; return; }
+    find "$@" -type f -print0 | xargs -0 -r fincore -b -n -r -o RES,SIZE 2>/dev/null |
+        awk '{ held += $1; size += $2 } END { if (size > 0) printf "%.0f%%", 100 * held / size; else print "n/a" }'
+}
+cached() {  # records, path, file or directory…
+    local records=$1 path=$2; shift 2
+    local share; share=$(resident "$@")
+    printf '%-9s %-7s %-8s %10s\n' "$records" "$path" "(cached)" "$share"
+    if [ "$share" != n/a ] && [ "${share%\%}" -lt 90 ]; then
+        echo "          (only $share in the page cache: part of the reads above came from the disk)"
+    fi
+}
 
 # Sends an NDJSON file to diagd's socket from 4 processes (every 4th line each), with a sync
 # every 5000 records waited for; returns when every sync is answered (every record committed).
@@ -133,6 +154,7 @@ for count in "${counts[@]}"; do
     }
     rg_time rare "${rare_rg[@]}"; rg_time common "${common_rg[@]}"; rg_time matches "${matches_rg[@]}"; rg_time window "${window_rg[@]}"
     rg_time window-s "${window_subsystem_rg[@]}"
+    cached "$count" rg "$ndjson"
 
     query() {  # path, source, name, predicate, target, runs, rg arguments…
         local path=$1 source=$2 name=$3 predicate=$4 target=$5 query_runs=$6; shift 6
@@ -164,7 +186,10 @@ for count in "${counts[@]}"; do
         /usr/bin/time -f '%e' -o "$work/import.time" "$diag" import --store "$store" "$ndjson" >/dev/null
         printf '%-9s %-7s %-8s %10s\n' "$count" import "(import)" "$(cat "$work/import.time")"
     fi
-    [[ "$paths" != *" import "* ]] || queries import "$store"
+    if [[ "$paths" == *" import "* ]]; then
+        queries import "$store"
+        cached "$count" import "$store"
+    fi
 
     if [[ "$paths" == *" diagd "* ]]; then
         live="$work/diagd-$count"
@@ -183,6 +208,7 @@ for count in "${counts[@]}"; do
         # finishes each chunk it closes by itself, under load too).
         printf '%-9s %-7s %-8s %10s\n' "$count" diagd "(indexed)" "$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["chunks"]; print("%d/%d chunks" % (sum(1 for x in c if x["sealed"] and x["searchIndex"]), len(c)))' "$live/store/Info.json")"
         queries diagd "$live/store"
+        cached "$count" diagd "$live/store"
         kill -TERM "$diagd_pid"; wait "$diagd_pid" || true; diagd_pid=""
     fi
 
@@ -198,6 +224,10 @@ for count in "${counts[@]}"; do
         echo "          (collect's note: the bundle needs DIAG_UNPACK_LIMIT=$limit; the bundle path sets it)"
         export DIAG_UNPACK_LIMIT=$limit
     fi
-    queries bundle "$(tail -n 1 "$work/collect.out")"
+    bundle=$(tail -n 1 "$work/collect.out")
+    queries bundle "$bundle"
+    # The unpack cache is keyed by the archive's SHA-256.
+    unpacked="${XDG_CACHE_HOME:-$HOME/.cache}/diag/bundles/$(sha256sum "$bundle" | cut -c1-64)"
+    [ ! -d "$unpacked" ] || cached "$count" bundle "$unpacked"
     unset DIAG_UNPACK_LIMIT
 done
