@@ -98,9 +98,6 @@ final class SyslogTCPListener: Sendable {
                 // A short read has emptied the socket: spare the read that would say EAGAIN.
                 if count < buffer.count { break }
             } else if count == 0 {
-                if connection.stalled.load(ordering: .relaxed) {
-                    intake.invalid("syslog-tcp \(connection.peer): a partial frame waited \(Self.stallSeconds) s for more bytes; connection closed")
-                }
                 return finish(connection)
             } else if errno == EINTR {
                 continue
@@ -118,10 +115,13 @@ final class SyslogTCPListener: Sendable {
     }
 
     /// On the loop thread, when the deadline timer fires: ends the connections that stalled in a
-    /// frame. The shutdown wakes their registration; the turn that reads the end says why.
+    /// frame, each refusal counted and its reason recorded before the shutdown, which wakes their
+    /// registration for a worker to finish them. Counted later, by the turn that read the end, a
+    /// client could see its connection closed, and the daemon stop, before the turn came: a CI
+    /// run under load stopped diagd with the refusal neither counted nor logged.
     func endStalledConnections() {
         for connection in deadlines.takeExpired(now: DeadlineTimer.now()) {
-            connection.stalled.store(true, ordering: .relaxed)
+            intake.invalid("syslog-tcp \(connection.peer): a partial frame waited \(Self.stallSeconds) s for more bytes; connection closed")
             shutdown(connection.descriptor, Int32(SHUT_RDWR))
         }
     }
@@ -174,8 +174,6 @@ final class SyslogTCPConnection: Sendable {
     let descriptor: Int32
     let peer: String
     let token: UInt64
-    /// Set when its partial frame outlived its deadline: the end of input is then that reason.
-    let stalled = Atomic<Bool>(false)
     /// Safe unguarded: only the worker holding the connection's turn uses it, and turns pass
     /// from worker to worker through the one-shot re-arm (`epoll_ctl`), which orders them.
     nonisolated(unsafe) var framer = SyslogStreamFramer()
