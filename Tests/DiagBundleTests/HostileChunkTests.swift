@@ -211,6 +211,44 @@ struct HostileChunkTests {
             """)
     }
 
+    /// Bundles collected before the search table lost its docsize table (`columnsize=0`) hold
+    /// the earlier definition with all its tables: read as they are, through their index.
+    @Test func aSearchIndexOfTheEarlierDefinitionIsRead() throws {
+        try expectTheNeedleRecordAlone(besideRecords: """
+            CREATE VIRTUAL TABLE message_search
+            USING fts5(message, content='', detail='none', tokenize='trigram case_sensitive 1');
+            INSERT INTO message_search (rowid, message) SELECT id, lower(eventMessage) FROM records;
+            """)
+    }
+
+    /// A search index is all the tables of one definition: today's with the earlier one's docsize
+    /// table beside it, or the earlier one without it, is refused before anything reads it.
+    @Test(arguments: [
+        """
+        CREATE VIRTUAL TABLE message_search
+        USING fts5(message, content='', detail='none', columnsize=0, tokenize='trigram case_sensitive 1');
+        CREATE TABLE 'message_search_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+        """,
+        """
+        CREATE VIRTUAL TABLE message_search
+        USING fts5(message, content='', detail='none', tokenize='trigram case_sensitive 1');
+        DROP TABLE message_search_docsize;
+        """,
+    ])
+    func aSearchIndexOfMixedDefinitionsIsRefused(searchSQL: String) throws {
+        let folder = try TemporaryDirectory("diag-hostile-chunk")
+        let bundle = try makeBundle(in: folder, chunkSQL: """
+            \(currentRecordsTable);
+            \(searchSQL)
+            PRAGMA user_version = 3;
+            """)
+        for command in [["show", bundle.path], ["verify", bundle.path]] {
+            let result = try diag(command, cacheIn: folder)
+            #expect(result.status == 65, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("its search index is incomplete or mixed"), "\(result.stderr)")
+        }
+    }
+
     /// A bundle whose chunk holds records 1 to 1,000, record 5 "the needle-5 record", and what
     /// `sql` makes beside them: a search for it shows that record alone and exits 0, and
     /// `verify` passes.

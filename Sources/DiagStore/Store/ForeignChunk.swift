@@ -86,7 +86,7 @@ public enum ForeignChunk {
 
     private static func shape(of rows: [SchemaRow], path: String) throws -> Shape {
         let known = Dictionary((currentRows + [version1Table]).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        for row in rows where known[row.name] != row && row != version2Records {
+        for row in rows where known[row.name] != row && row != version2Records && !earlierSearchRows.contains(row) {
             let what = known[row.name] == nil ? "an object this store never writes" : "not defined as this store defines it"
             throw StoreError(.badChunk, path: path, reason: "its schema holds \(row.type) '\(TerminalText.escaped(row.name))', \(what); a chunk may hold only the records table of schema version \(ChunkSchema.version) (or the log table of version 1), its indexes and its search tables")
         }
@@ -101,13 +101,28 @@ public enum ForeignChunk {
             throw StoreError(.badChunk, path: path, reason: "its schema holds no records table (nor the log table of version 1)")
         }
         let isVersion2 = rows.contains(version2Records)
-        let search = currentRows.filter { $0.name.hasPrefix(ChunkSchema.searchTable) }.map(\.name)
-        let present = search.filter(names.contains)
-        guard present.isEmpty || present.count == search.count else {
-            throw StoreError(.badChunk, path: path, reason: "its search index is incomplete (it has \(present.sorted().joined(separator: ", ")) of \(search.sorted().joined(separator: ", ")))")
+        // The search tables: none, or all of one definition, today's or the earlier one (with
+        // its docsize table), never a mix.
+        let search = Set(rows.filter { $0.name.hasPrefix(ChunkSchema.searchTable) })
+        let current = Set(currentRows.filter { $0.name.hasPrefix(ChunkSchema.searchTable) })
+        guard search.isEmpty || search == current || search == Set(earlierSearchRows) else {
+            let expected = current.map(\.name).sorted().joined(separator: ", ")
+            throw StoreError(.badChunk, path: path, reason: "its search index is incomplete or mixed (it has \(search.map(\.name).sorted().joined(separator: ", ")); the store writes \(expected), each as it defines them)")
         }
         return isVersion2 ? .version2 : .current
     }
+
+    /// The search tables of a chunk indexed before `columnsize=0` (`ChunkSchema.earlierSearch`),
+    /// read from such a table built in memory: accepted all together, in place of today's.
+    static let earlierSearchRows: [SchemaRow] = {
+        do {
+            let database = try Database(path: ":memory:")
+            try database.execute(ChunkSchema.earlierSearch)
+            return try schemaRows(database)
+        } catch {
+            preconditionFailure("the earlier search table cannot be built in memory: \(error)")
+        }
+    }()
 
     static let version1Table = SchemaRow(type: "table", name: "log", table: "log", sql: """
         CREATE TABLE log (time REAL NOT NULL, level TEXT NOT NULL, proc TEXT, pid INTEGER,
