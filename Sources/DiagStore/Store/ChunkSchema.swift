@@ -56,7 +56,7 @@ enum ChunkSchema {
     static let searchTable = StoreLayout.searchTable
     /// `columnsize=0`: FTS5 keeps no `message_search_docsize` table, a row per record of each
     /// message's token count that only ranking (`bm25`) reads, and no query here ranks. Without
-    /// it, `diag index` of two chunks of diagd records (388,536) took 5.34 s instead of 5.85 s
+    /// that table, `diag index` of two chunks of diagd records (388,536) took 5.34 s instead of 5.85 s
     /// (user 4.92 s instead of 5.35 s; medians of 8 runs each, alternating), and one chunk's index
     /// took 17.8 MB instead of 19.7 MB.
     static let createSearch = """
