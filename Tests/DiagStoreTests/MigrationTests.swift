@@ -1,5 +1,6 @@
 import DiagModel
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 @testable import DiagStore
@@ -161,5 +162,46 @@ struct Version1Store {
         try store.close()
         let info = try JSONSerialization.jsonObject(with: Data(contentsOf: old.url.appendingPathComponent("Info.json"))) as? [String: Any]
         #expect(info?["formatVersion"] as? Int == ChunkSchema.version)
+    }
+
+    /// A reader that must upgrade a store whose writer lock another process holds (an older
+    /// diagd still appending to it) fails after its bounded wait, saying why, instead of waiting
+    /// for the lock as long as the writer runs; the store is left as it was, and reads once the
+    /// lock is free.
+    @Test func aReaderThatMustUpgradeGivesUpOnAHeldWriterLock() throws {
+        let folder = try TemporaryDirectory()
+        let old = try Version1Store(in: folder, chunks: [40])
+        var holder: WriterLock? = try WriterLock(storeURL: old.url)
+        let started = Date()
+        let error = #expect(throws: StoreError.self) { try LogStore.openForReading(at: old.url, lockWait: 0.3) }
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(error?.kind == .locked)
+        #expect(error?.path.hasSuffix("0000000000000001.chunk.sqlite") == true, "\(String(describing: error))")
+        for part in ["schema version 1", "writer lock", "for 0.3 s", "a diagd writing the store", "then read again"] {
+            #expect(error?.reason.contains(part) == true, "\(part): \(String(describing: error))")
+        }
+        let info = try JSONSerialization.jsonObject(with: Data(contentsOf: old.url.appendingPathComponent("Info.json"))) as? [String: Any]
+        #expect(info?["formatVersion"] as? Int == 1)
+        holder = nil
+        _ = holder
+        let store = try LogStore.openForReading(at: old.url, lockWait: 0.3)
+        #expect(try store.records().all().count == old.allExpected.count)
+        try store.close()
+    }
+
+    /// A lock let go within the wait (another reader's upgrade ending) is taken, and the store
+    /// read.
+    @Test func aReaderWaitsForALockLetGoWithinItsWait() throws {
+        let folder = try TemporaryDirectory()
+        let old = try Version1Store(in: folder, chunks: [40])
+        let holder = Mutex<WriterLock?>(try WriterLock(storeURL: old.url))
+        Thread {
+            usleep(200_000)
+            holder.withLock { $0 = nil }
+        }.start()
+        let store = try LogStore.openForReading(at: old.url, lockWait: 60)
+        #expect(holder.withLock { $0 == nil })
+        #expect(try store.records().all().count == old.allExpected.count)
+        try store.close()
     }
 }

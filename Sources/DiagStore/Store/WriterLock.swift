@@ -7,20 +7,32 @@ final class WriterLock {
     let path: String
     private let descriptor: Int32
 
-    /// `waiting`: block until the lock is free instead of failing at once (readers that
-    /// upgrade an old store take it so that only one of them migrates; `openForReading`).
-    init(storeURL: URL, waiting: Bool = false) throws {
+    /// `waitingUpTo`: seconds to wait for a lock another process holds, looking again every
+    /// 20 ms, before failing as at once (readers that upgrade an old store take it so that only
+    /// one of them migrates, and wait a bounded time: a diagd appending holds it until it
+    /// stops; `openForReading`).
+    init(storeURL: URL, waitingUpTo seconds: Double = 0) throws {
         path = StoreLayout.writerLockURL(storeURL).path
         let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw StoreError(.io, path: path, reason: "cannot open the writer lock: \(String(cString: strerror(errno)))")
         }
-        var taken = flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB)
-        while taken != 0, errno == EINTR { taken = flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) }
-        guard taken == 0 else {
-            let reason = errno == EWOULDBLOCK
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var failure: Int32 = 0
+        while true {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                failure = 0
+                break
+            }
+            failure = errno
+            if failure == EINTR { continue }
+            guard failure == EWOULDBLOCK, ContinuousClock.now < deadline else { break }
+            usleep(20_000)
+        }
+        guard failure == 0 else {
+            let reason = failure == EWOULDBLOCK
                 ? "another process is writing this store (it holds the writer lock); stop it or write elsewhere"
-                : "cannot take the writer lock: \(String(cString: strerror(errno)))"
+                : "cannot take the writer lock: \(String(cString: strerror(failure)))"
             close(descriptor)
             throw StoreError(.locked, path: path, reason: reason)
         }
