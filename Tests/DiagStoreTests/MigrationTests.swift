@@ -173,7 +173,9 @@ struct Version1Store {
         let old = try Version1Store(in: folder, chunks: [40])
         var holder: WriterLock? = try WriterLock(storeURL: old.url)
         let started = Date()
-        let error = #expect(throws: StoreError.self) { try LogStore.openForReading(at: old.url, lockWait: 0.3) }
+        let error = withExtendedLifetime(holder) {
+            #expect(throws: StoreError.self) { try LogStore.openForReading(at: old.url, lockWait: 0.3) }
+        }
         #expect(Date().timeIntervalSince(started) < 30)
         #expect(error?.kind == .locked)
         #expect(error?.path.hasSuffix("0000000000000001.chunk.sqlite") == true, "\(String(describing: error))")
@@ -183,7 +185,6 @@ struct Version1Store {
         let info = try JSONSerialization.jsonObject(with: Data(contentsOf: old.url.appendingPathComponent("Info.json"))) as? [String: Any]
         #expect(info?["formatVersion"] as? Int == 1)
         holder = nil
-        _ = holder
         let store = try LogStore.openForReading(at: old.url, lockWait: 0.3)
         #expect(try store.records().all().count == old.allExpected.count)
         try store.close()
