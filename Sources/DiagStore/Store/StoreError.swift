@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 /// What went wrong with a store, naming the file a user would look at.
 public struct StoreError: Error, CustomStringConvertible, Sendable {
     public enum Kind: Sendable, Equatable {
@@ -37,6 +38,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     static func chunk(_ path: String, _ error: any Error) -> StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? SQLiteError {
+            if let reason = unwritableFolderReason(path, error) {
+                return StoreError(.io, path: path, reason: reason)
+            }
             if error.code == SQLITE_TOOBIG {
                 return StoreError(.badChunk, path: path,
                                   reason: "chunk holds a value longer than the store's bound of \(Database.valueLengthLimit) bytes (\(error.message))")
@@ -45,5 +49,22 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
                               reason: error.isCorruption ? "chunk file is damaged or not a database (\(error))" : error.description)
         }
         return StoreError(.io, path: path, reason: "\(error)")
+    }
+
+    /// Why a chunk in WAL mode cannot be read here, when that is the cause of `error`: SQLite
+    /// reads such a file through a `-shm` file beside it, which diagd keeps while it runs on the
+    /// store, and which a reader otherwise creates, so a reader that may not write the folder
+    /// (another user, a read-only file system with WAL frames to read) fails at its first
+    /// statement with "attempt to write a readonly database" or "unable to open database file".
+    static func unwritableFolderReason(_ path: String, _ error: SQLiteError) -> String? {
+        guard error.code == SQLITE_READONLY || error.code == SQLITE_CANTOPEN,
+              !FileManager.default.fileExists(atPath: path + "-shm"), FileManager.default.fileExists(atPath: path) else { return nil }
+        let folder = (path as NSString).deletingLastPathComponent
+        guard access(folder, W_OK) != 0 else { return nil }
+        let cause = String(cString: strerror(errno))
+        return "cannot read this chunk here (SQLite error \(error.code): \(error.message)): it is in WAL mode, and SQLite reads it through a -shm file "
+            + "beside it, which diagd creates while it runs on the store and a reader otherwise must, but \(folder) "
+            + "is not writable here (\(cause)). Read the store as its owner, while diagd runs on it, or from a copy "
+            + "you own (cp -r)"
     }
 }
