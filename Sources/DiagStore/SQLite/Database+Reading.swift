@@ -11,10 +11,11 @@ extension Database {
     /// (a folder or file without write permission) read-only.
     ///
     /// A file on a read-only file system (read-only media, a `mount -o ro` of a copy) with no WAL
-    /// frames beside it is opened immutable: SQLite cannot create the `-shm` it reads a WAL-mode
-    /// file through there ("unable to open database file"), and nothing can write the file.
+    /// frames nor rollback journal beside it is opened immutable: SQLite cannot create the `-shm`
+    /// it reads a WAL-mode file through there ("unable to open database file"), and nothing can
+    /// write the file. Frames or a journal must be read or rolled back, which immutable skips.
     public static func openForReading(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws -> Database {
-        if isOnReadOnlyFileSystem(path), !hasWALFrames(path) {
+        if isOnReadOnlyFileSystem(path), !hasLogBeside(path) {
             return try Database(path: path, options: .init(create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds, immutable: true))
         }
         do {
@@ -32,9 +33,11 @@ extension Database {
         return statvfs(path, &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
     }
 
-    /// Whether a WAL with frames lies beside the database at `path` (SQLite must read them).
-    static func hasWALFrames(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path + "-wal", &status) == 0 && status.st_size > 0
+    /// Whether a WAL with frames or a rollback journal lies beside the database at `path`.
+    static func hasLogBeside(_ path: String) -> Bool {
+        ["-wal", "-journal"].contains { suffix in
+            var status = stat()
+            return stat(path + suffix, &status) == 0 && status.st_size > 0
+        }
     }
 }
