@@ -42,13 +42,14 @@ extension LogStore {
     }
 
     /// Runs `body` on a read-only connection to `chunk`, if its file is there and holds records;
-    /// an error names the chunk.
+    /// an error names the chunk. A settled chunk is opened immutable, as `diag show` opens it
+    /// (`ChunkConnections.open`): no `-shm` to create beside it, which failed `diag stats` of a
+    /// store on a full file system ("disk I/O error") where `diag show` read it.
     func readChunk(_ chunk: ChunkInfo, _ body: (Database, ChunkTables, String) throws -> Void) throws {
         let path = chunkPath(chunk.file)
         guard FileManager.default.fileExists(atPath: path) else { return }
         do {
-            let database = try Database.openForReading(path: path)
-            database.limitValueLength()
+            let database = try ChunkConnections.open(chunk: chunk, path: path, mapping: 0)
             let tables = try ChunkTables(database)
             guard tables.hasRecords else { return }
             try body(database, tables, path)

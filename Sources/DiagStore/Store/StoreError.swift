@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Glibc
 /// What went wrong with a store, naming the file a user would look at.
 public struct StoreError: Error, CustomStringConvertible, Sendable {
     public enum Kind: Sendable, Equatable {
@@ -38,7 +39,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     static func chunk(_ path: String, _ error: any Error) -> StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? SQLiteError {
-            if let reason = unwritableFolderReason(path, error) {
+            if let reason = unwritableFolderReason(path, error) ?? fullFileSystemReason(path, error) {
                 return StoreError(.io, path: path, reason: reason)
             }
             if error.code == SQLITE_TOOBIG {
@@ -50,6 +51,32 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         }
         return StoreError(.io, path: path, reason: "\(error)")
     }
+
+    /// Why a chunk cannot be written, or read, when its file system is full: SQLite says
+    /// "database or disk is full" (`SQLITE_FULL`) when a write finds no space, and "disk I/O
+    /// error" (`SQLITE_IOERR_SHMSIZE`, …) when the `-shm` file it reads a WAL-mode chunk through
+    /// cannot be created or grown; neither names the file system. `SQLITE_FULL` with space left
+    /// beside the chunk comes from SQLite's temporary files (a sort that spilled), kept elsewhere.
+    static func fullFileSystemReason(_ path: String, _ error: SQLiteError) -> String? {
+        guard error.code == SQLITE_FULL || error.code == SQLITE_IOERR else { return nil }
+        let folder = (path as NSString).deletingLastPathComponent
+        var info = statvfs()
+        guard statvfs(folder, &info) == 0 else { return nil }
+        let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
+        if free < fullBelow {
+            return "the file system holding \(folder) is full (\(free) bytes free to this user), so SQLite could not "
+                + (error.code == SQLITE_FULL ? "write to this chunk" : "create or grow the -shm file beside this chunk that it reads a WAL-mode file through")
+                + " (\(error)). Free some space there and run it again: what the store held before is kept"
+        }
+        guard error.code == SQLITE_FULL else { return nil }
+        return "SQLite found no space for a write (\(error)), but the file system holding \(folder) has \(free) bytes free: "
+            + "the full one is probably that of SQLite's temporary files (a large sort spills there: the folder named by "
+            + "SQLITE_TMPDIR or TMPDIR, else /var/tmp, /usr/tmp or /tmp)"
+    }
+
+    /// Free space under which a write or `-shm` failure of SQLite is put down to a full file
+    /// system: a page of the chunk, a WAL frame or a `-shm` region (32 KiB) no longer fits.
+    static let fullBelow: UInt64 = 1 << 20
 
     /// Why a chunk in WAL mode cannot be read here, when that is the cause of `error`: SQLite
     /// reads such a file through a `-shm` file beside it, which diagd keeps while it runs on the
