@@ -63,9 +63,11 @@ struct ImportCommand: ParsableCommand {
                 try importAppleLogs(apple, into: logStore, tally: &tally, progress: progress)
                 continue
             }
+            let name = file == "-" ? "<stdin>" : file
+            let storedBefore = tally.records
             do {
                 let reader = try ThreadedFileReader(file == "-" ? .standardInput : .path(file), options: options)
-                try importFile(reader, name: file == "-" ? "<stdin>" : file, into: logStore, tally: &tally, progress: progress, finisher: finisher)
+                try importFile(reader, name: name, into: logStore, tally: &tally, progress: progress, finisher: finisher)
             } catch let error as ImportError {
                 progress.clear()
                 StandardStream.error.write("Error: \(error.description)\n")
@@ -73,7 +75,7 @@ struct ImportCommand: ParsableCommand {
                 if case .unreadable = error { tally.unreadable = true }
             } catch let error as StoreError {
                 progress.clear()
-                throw RuntimeError(error.description)
+                throw RuntimeError(error.description + "\n" + tally.keptAfterFailure(file: name, ofFile: tally.records - storedBefore))
             }
         }
         do {
@@ -85,7 +87,8 @@ struct ImportCommand: ParsableCommand {
             try logStore.close()
         } catch let error as StoreError {
             progress.clear()
-            throw RuntimeError(error.description)
+            throw RuntimeError(error.description + "\nThe \(tally.records) record\(tally.records == 1 ? " was" : "s were") stored; "
+                + "a chunk may lack its search index, which the next `diag import` or `diag index` of the store builds")
         }
         StandardStream.output.write(tally.summary(store: url.path))
         if tally.unreadable { throw ExitCode.failure }
@@ -145,6 +148,17 @@ struct ImportTally {
     var refused = 0
     var failedFiles = 0
     var unreadable = false
+
+    /// What a store that failed part way through `file` keeps: every batch appended before the
+    /// failure was committed (a batch is one transaction), so importing the file again would
+    /// store those records twice.
+    func keptAfterFailure(file: String, ofFile: Int) -> String {
+        guard records > 0 else { return "This import stored no record." }
+        var line = "The store keeps the \(records) record\(records == 1 ? "" : "s") this import stored before the error"
+        guard ofFile > 0 else { return line + "; none of them from \(file)." }
+        if ofFile != records { line += ", \(ofFile) of them from \(file)" }
+        return line + ": importing \(file) again would store \(ofFile == 1 ? "that record" : "its first \(ofFile) records") twice."
+    }
 
     func summary(store: String) -> String {
         var line = "Imported \(records) record\(records == 1 ? "" : "s") from \(files) file\(files == 1 ? "" : "s") into \(store)"
