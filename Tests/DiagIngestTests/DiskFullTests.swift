@@ -61,6 +61,8 @@ final class SmallFileSystem {
         }
         let refused = try #require(refusal, "the store never filled up after \(sent) records")
         #expect(refused.contains("retry later"))
+        // Says which file system is full, not only SQLite's "database or disk is full".
+        #expect(refused.contains("the file system holding \(storePath)/Persist is full"), "\(refused)")
 
         try FileManager.default.removeItem(atPath: filler)
         var resumed = false
