@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import Testing
 import TestSupport
 
@@ -7,22 +6,14 @@ import TestSupport
 /// is full (not only SQLite's "database or disk is full"), and how many records the store keeps,
 /// since importing the file again would store those twice. Mounting needs root, as in CI.
 @Suite(.serialized) struct ImportFullFileSystemTests {
-    static var canMount: Bool { getuid() == 0 }
-
-    @Test(.enabled(if: canMount, "mounting a tmpfs needs root"))
+    @Test(.enabled(if: SmallFileSystem.canMount, "mounting a tmpfs needs root"))
     func anImportThatFillsTheFileSystemSaysSoAndWhatTheStoreKeeps() throws {
         let folder = try TemporaryDirectory("diag-import-full")
         let source = folder.file("records.ndjson").path
         let generated = try diag(["generate", "--count", "30000", "--output", source])
         #expect(generated.status == 0, "stderr: \(generated.stderr)")
-        let place = folder.file("place").path
-        try FileManager.default.createDirectory(atPath: place, withIntermediateDirectories: true)
-        guard mount("tmpfs", place, "tmpfs", 0, "size=8m") == 0 else {
-            Issue.record("cannot mount a tmpfs: \(String(cString: strerror(errno)))")
-            return
-        }
-        defer { umount2(place, Int32(MNT_DETACH)) }
-        let store = place + "/store"
+        let place = try #require(SmallFileSystem(bytes: 8 << 20))
+        let store = place.path + "/store"
         let imported = try diag(["import", "--store", store, source])
         #expect(imported.status == 1)
         #expect(imported.stdout.isEmpty)

@@ -5,22 +5,6 @@ import Glibc
 import Testing
 import TestSupport
 
-/// A small tmpfs, mounted for the test (needs root, as in CI here), so the disk really fills.
-final class SmallFileSystem {
-    let directory: TemporaryDirectory
-    var path: String { directory.path }
-
-    init?(bytes: Int) {
-        guard getuid() == 0, let directory = try? TemporaryDirectory("tmpfs") else { return nil }
-        self.directory = directory
-        guard mount("tmpfs", directory.path, "tmpfs", 0, "size=\(bytes)") == 0 else { return nil }
-    }
-
-    static var canMount: Bool { SmallFileSystem(bytes: 1 << 20) != nil }
-
-    deinit { umount2(directory.path, Int32(MNT_DETACH)) }
-}
-
 @Suite(.serialized) struct DiskFullTests {
     @Test(.enabled(if: SmallFileSystem.canMount, "mounting a tmpfs needs root"))
     func aFullDiskRefusesRecordsKeepsWhatIsStoredAndResumesWhenSpaceReturns() throws {

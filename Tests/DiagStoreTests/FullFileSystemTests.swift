@@ -10,40 +10,29 @@ import TestSupport
 /// it reads a WAL-mode chunk through), what was stored before stays readable, and the chunks
 /// that need no `-shm` (settled ones) are read by every reader. Mounting needs root, as in CI.
 @Suite(.serialized) struct FullFileSystemTests {
-    /// A small tmpfs on a temporary folder, unmounted at the end.
-    final class Place {
-        let folder: TemporaryDirectory
-
-        init?() {
-            guard getuid() == 0, let folder = try? TemporaryDirectory("full-place"),
-                  mount("tmpfs", folder.path, "tmpfs", 0, "size=4m") == 0 else { return nil }
-            self.folder = folder
-        }
-
-        static var available: Bool { Place() != nil }
-
-        /// Writes a file of zeros until the file system has no room left.
-        func fill() throws {
-            let descriptor = open(folder.path + "/filler", O_WRONLY | O_CREAT, 0o644)
-            guard descriptor >= 0 else { throw StoreError(.io, path: folder.path, reason: "cannot create the filler") }
-            defer { close(descriptor) }
-            let block = [UInt8](repeating: 0, count: 4096)
-            while block.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
-            var info = statvfs()
-            guard statvfs(folder.path, &info) == 0, info.f_bavail == 0 else {
-                throw StoreError(.io, path: folder.path, reason: "the file system did not fill")
-            }
-        }
-
-        deinit { umount2(folder.path, Int32(MNT_DETACH)) }
-    }
-
     static func records(_ range: Range<Int>) -> [LogRecord] { range.map { StoreTestRecords.full($0) } }
 
-    @Test(.enabled(if: Place.available, "mounting a tmpfs needs root"))
+    /// A store of 300 records on `place`, its writer closed (no `-shm` left), then `place` filled;
+    /// `settled` seals its chunk and builds the chunk's search index first.
+    static func storeOf300Records(on place: SmallFileSystem, settled: Bool) throws -> (url: URL, chunk: String) {
+        let url = place.file("s.logarchive")
+        let store = try LogStore.open(at: url, create: true)
+        try store.append(records(0..<300))
+        if settled {
+            try store.rotate()
+            #expect(try store.buildSearchIndexes() == 1)
+        }
+        let chunk = store.chunkPath(store.info.chunks[0].file)
+        try store.close()
+        #expect(!FileManager.default.fileExists(atPath: chunk + "-shm"))
+        try place.fill()
+        return (url, chunk)
+    }
+
+    @Test(.enabled(if: SmallFileSystem.canMount, "mounting a tmpfs needs root"))
     func aWriteThatFindsNoSpaceSaysTheFileSystemIsFullAndKeepsWhatWasStored() throws {
-        let place = try #require(Place())
-        let url = place.folder.file("s.logarchive")
+        let place = try #require(SmallFileSystem(bytes: 4 << 20))
+        let url = place.file("s.logarchive")
         let store = try LogStore.open(at: url, create: true)
         var stored = 0
         var failure: StoreError?
@@ -71,18 +60,10 @@ import TestSupport
         try reader.close()
     }
 
-    @Test(.enabled(if: Place.available, "mounting a tmpfs needs root"))
+    @Test(.enabled(if: SmallFileSystem.canMount, "mounting a tmpfs needs root"))
     func aSettledChunkIsCountedOnAFullFileSystem() throws {
-        let place = try #require(Place())
-        let url = place.folder.file("s.logarchive")
-        let store = try LogStore.open(at: url, create: true)
-        try store.append(Self.records(0..<300))
-        try store.rotate()
-        #expect(try store.buildSearchIndexes() == 1)
-        let chunk = store.chunkPath(store.info.chunks[0].file)
-        try store.close()
-        #expect(!FileManager.default.fileExists(atPath: chunk + "-shm"))
-        try place.fill()
+        let place = try #require(SmallFileSystem(bytes: 4 << 20))
+        let (url, _) = try Self.storeOf300Records(on: place, settled: true)
         // `diag stats` counts through `allGroupedCounts`: it failed here with "disk I/O error"
         // (SQLITE_IOERR_SHMSIZE) when it opened the settled chunk the way of a chunk being written.
         let reader = try LogStore.openForReading(at: url)
@@ -93,17 +74,11 @@ import TestSupport
         try reader.close()
     }
 
-    @Test(.enabled(if: Place.available, "mounting a tmpfs needs root"))
+    @Test(.enabled(if: SmallFileSystem.canMount, "mounting a tmpfs needs root"))
     func aChunkThatNeedsAShmOnAFullFileSystemSaysWhy() throws {
-        let place = try #require(Place())
-        let url = place.folder.file("s.logarchive")
-        let store = try LogStore.open(at: url, create: true)
-        try store.append(Self.records(0..<300))
-        let chunk = store.chunkPath(store.info.chunks[0].file)
-        try store.close()
-        // The chunk a writer left open: in WAL mode, so a reader creates its -shm, where none is left.
-        #expect(!FileManager.default.fileExists(atPath: chunk + "-shm"))
-        try place.fill()
+        let place = try #require(SmallFileSystem(bytes: 4 << 20))
+        // The chunk a writer left open: in WAL mode, so a reader creates its -shm, where no room is left.
+        let (url, chunk) = try Self.storeOf300Records(on: place, settled: false)
         let error = #expect(throws: StoreError.self) { try LogStore.openForReading(at: url).count() }
         #expect(error?.path == chunk)
         for part in ["is full (0 bytes free to this user)", "create or grow the -shm file beside this chunk", "Free some space there"] {

@@ -10,28 +10,6 @@ import TestSupport
 /// Such a chunk without WAL frames is read as it is (nothing can write it there); one with
 /// frames to read cannot be, and the error says why. Mounting needs root, as in CI here.
 @Suite(.serialized) struct ReadOnlyPlaceTests {
-    /// A tmpfs on a temporary folder, remounted read-only by `freeze`, unmounted at the end.
-    final class Place {
-        let folder: TemporaryDirectory
-
-        init?() {
-            guard getuid() == 0, let folder = try? TemporaryDirectory("read-only-place"),
-                  mount("tmpfs", folder.path, "tmpfs", 0, "size=16m") == 0 else { return nil }
-            self.folder = folder
-        }
-
-        static var available: Bool { Place() != nil }
-
-        func freeze() throws {
-            let flags = UInt(MS_REMOUNT) | UInt(MS_RDONLY)
-            guard mount("tmpfs", folder.path, "tmpfs", flags, "size=16m") == 0 else {
-                throw StoreError(.io, path: folder.path, reason: "cannot remount read-only: \(String(cString: strerror(errno)))")
-            }
-        }
-
-        deinit { umount2(folder.path, Int32(MNT_DETACH)) }
-    }
-
     static let records = (0..<300).map { StoreTestRecords.full($0) }
 
     /// The write-ahead log mode byte of a SQLite file's header (2: WAL).
@@ -39,10 +17,10 @@ import TestSupport
         try Data(contentsOf: URL(fileURLWithPath: path))[18]
     }
 
-    @Test(.enabled(if: Place.available, "mounting a tmpfs needs root"))
+    @Test(.enabled(if: SmallFileSystem.canMount, "mounting a tmpfs needs root"))
     func aStoreOnAReadOnlyFileSystemReads() throws {
-        let place = try #require(Place())
-        let url = place.folder.file("s.logarchive")
+        let place = try #require(SmallFileSystem(bytes: 16 << 20))
+        let url = place.file("s.logarchive")
         let store = try LogStore.open(at: url, create: true)
         try store.append(Self.records)
         let chunk = store.chunkPath(store.info.chunks[0].file)
@@ -57,9 +35,9 @@ import TestSupport
         try reader.close()
     }
 
-    @Test(.enabled(if: Place.available, "mounting a tmpfs needs root"))
+    @Test(.enabled(if: SmallFileSystem.canMount, "mounting a tmpfs needs root"))
     func aChunkWithWALFramesOnAReadOnlyFileSystemSaysWhy() throws {
-        let place = try #require(Place())
+        let place = try #require(SmallFileSystem(bytes: 16 << 20))
         let scratch = try TemporaryDirectory()
         let store = try LogStore.open(at: scratch.file("s.logarchive"), create: true)
         try store.append(Self.records)
@@ -67,7 +45,7 @@ import TestSupport
         // writer was killed, has it).
         let file = store.info.chunks[0].file
         let source = store.chunkPath(file)
-        let url = place.folder.file("s.logarchive")
+        let url = place.file("s.logarchive")
         try FileManager.default.createDirectory(at: url.appendingPathComponent("Persist"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: scratch.file("s.logarchive/Info.json"), to: url.appendingPathComponent("Info.json"))
         for suffix in ["", "-wal"] {
