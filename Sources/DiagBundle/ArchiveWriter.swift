@@ -39,6 +39,8 @@ final class ArchiveWriter {
     private let archive: OpaquePointer
     private let fileDescriptor: Int32
     private let modificationTime: Int64
+    /// The archive's path, for errors.
+    private let path: String
     private var closed = false
     /// Bytes of entry contents written so far, for progress.
     private(set) var bytesWritten: Int64 = 0
@@ -57,6 +59,7 @@ final class ArchiveWriter {
         }
         self.archive = archive
         self.fileDescriptor = descriptor
+        self.path = path
         self.modificationTime = modificationTime
         // From here a throw runs deinit, which frees the archive and closes the file.
         try check(archive_write_set_format_pax(archive), "set the pax format")
@@ -189,7 +192,7 @@ final class ArchiveWriter {
         var offset = 0
         while offset < bytes.count {
             let written = archive_write_data(archive, bytes.baseAddress! + offset, bytes.count - offset)
-            guard written > 0 else { throw BundleError.failure("cannot write \(entry) into the archive: \(errorMessage())") }
+            guard written > 0 else { throw BundleError.failure("cannot write \(entry) into \(path): \(errorMessage())") }
             offset += written
         }
         bytesWritten += Int64(bytes.count)
@@ -201,8 +204,14 @@ final class ArchiveWriter {
         }
     }
 
+    /// libarchive's message with the system's word for its errno: a full disk is only "Write
+    /// error" in libarchive's words, "Write error (No space left on device)" here.
     private func errorMessage() -> String {
-        archive_error_string(archive).map { String(cString: $0) } ?? "error \(archive_errno(archive))"
+        let code = archive_errno(archive)
+        let cause = code > 0 ? String(cString: strerror(code)) : nil
+        guard let text = archive_error_string(archive).map({ String(cString: $0) }) else { return cause ?? "unknown error" }
+        guard let cause, !text.contains(cause) else { return text }
+        return "\(text) (\(cause))"
     }
 }
 
