@@ -53,15 +53,32 @@ final class ChunkedRecordStore: RecordStore {
         if !expired.removedChunks.isEmpty {
             report(.default, "quota: dropped \(expired.removedChunks.count) oldest chunks (\(expired.removedRecords) records, \(expired.removedBytes) bytes): \(expired.removedChunks.joined(separator: ", "))")
         }
+        let awaiting = store.closedChunksAwaitingSearchIndex
         if let error = finisher.takeError() {
-            report(.error, "sealing or indexing a closed chunk failed (it stays readable, unindexed): \(error)")
+            let delay = Self.retryDelay(afterFailures: finisherRetry.failures + 1)
+            finisherRetry = (finisherRetry.failures + 1, .now + .seconds(delay), awaiting)
+            report(.error, "sealing or indexing a closed chunk failed (it stays readable, unindexed; tried again in \(delay) s): \(error)")
+        } else if awaiting < finisherRetry.awaiting {
+            finisherRetry = (0, nil, awaiting)  // a chunk got done: the cause went away
         }
         // A closed chunk is finished as soon as it is closed, under load too (issue 15): waiting
         // for a lull (or a backlog of three, as before) left most chunks of a busy daemon
         // unsealed and unindexed, so every query scanned them on one thread. The finisher is
         // held to its share of a core, so ingest keeps the rest; it never waits for it.
-        guard store.closedChunksAwaitingSearchIndex > 0, finisher.isIdle else { return }
+        guard awaiting > 0, finisher.isIdle else { return }
+        if let due = finisherRetry.due, ContinuousClock.now < due { return }
         finisher.requestPass()
+    }
+
+    /// Failed passes of the finisher in a row, when the next may start, and how many chunks were
+    /// waiting at the last failure (fewer since means one got done).
+    private var finisherRetry: (failures: Int, due: ContinuousClock.Instant?, awaiting: Int) = (0, nil, .max)
+
+    /// Seconds before the finisher tries again after `failures` failed passes in a row: 1, 2, 4 …
+    /// up to 5 minutes. It tried again at once: on a full disk, twice a second for as long as the
+    /// disk stayed full, each time logging the error (1,212 times in 11 minutes, found today).
+    static func retryDelay(afterFailures failures: Int) -> Int {
+        min(300, 1 << min(max(failures - 1, 0), 9))
     }
 
     var needsMaintenance: Bool {

@@ -6,6 +6,55 @@ import Testing
 import TestSupport
 
 @Suite(.serialized) struct DiskFullTests {
+    /// Records and syncs until the writer fails; the failed batch is held (its sync waits), and
+    /// the next records are refused with an error reply. Returns the records acknowledged, the
+    /// last sync sent and the refusal (nil if 40,000 records went in).
+    static func sendUntilRefused(_ client: DaemonClient) -> (acknowledged: Int, sync: Int64, refusal: String?) {
+        var acknowledged = 0
+        var sent = 0
+        var sync: Int64 = 0
+        let padding = String(repeating: "x", count: 300)
+        writing: while sent < 40_000 {
+            var lines = ""
+            for _ in 0..<200 {
+                lines += "{\"eventMessage\":\"full \(sent) \(padding)\"}\n"
+                sent += 1
+            }
+            sync += 1
+            client.write(lines + "{\"sync\":\(sync)}\n")
+            while let reply = client.readReply(timeout: 2) {
+                if reply["synced"]?.int64Value == sync { acknowledged = sent; continue writing }
+                if let error = reply["error"]?.stringValue, error.contains("refuses writes") {
+                    return (acknowledged, sync, error)
+                }
+            }
+        }
+        return (acknowledged, sync, nil)
+    }
+
+    /// The sealing and indexing of closed chunks fails while the disk is full; it is tried again
+    /// after 1, 2, 4 … s (up to 5 minutes), not at once: it was tried twice a second, each time
+    /// logging the error, for as long as the disk stayed full.
+    @Test(.enabled(if: SmallFileSystem.canMount, "mounting a tmpfs needs root"))
+    func theClosedChunksFinisherWaitsLongerAfterEachFailureOnAFullDisk() throws {
+        let disk = try #require(SmallFileSystem(bytes: 8 << 20))
+        let sockets = try TemporaryDirectory("diskfull-finisher")
+        let daemon = try RunningDaemon(arguments: ["--max-size", "1G", "--chunk-size", "1M"], storePath: disk.path + "/store", directory: sockets)
+        let client = try DaemonClient(path: daemon.socketPath)
+        #expect(Self.sendUntilRefused(client).refusal != nil, "the store never filled up")
+        func failures() -> Int { daemon.stderr.components(separatedBy: "sealing or indexing a closed chunk failed").count - 1 }
+        // The finisher's first failure may come a moment after the writer's.
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while failures() == 0 && Date() < deadline { usleep(100_000) }
+        let first = failures()
+        #expect(first >= 1, "the finisher never failed: \(daemon.stderr.suffix(2000))")
+        // Tries at about +1, +3 and +7 s after a failure: at most 3 more in 6.5 s.
+        usleep(6_500_000)
+        #expect(failures() - first <= 3, "\(failures() - first) failures in 6.5 s")
+        #expect(daemon.stderr.contains("tried again in 1 s"))
+        #expect(daemon.stop() == 0)
+    }
+
     @Test(.enabled(if: SmallFileSystem.canMount, "mounting a tmpfs needs root"))
     func aFullDiskRefusesRecordsKeepsWhatIsStoredAndResumesWhenSpaceReturns() throws {
         let disk = try #require(SmallFileSystem(bytes: 6 << 20))
@@ -20,30 +69,9 @@ import TestSupport
         try Data(count: max(0, free - (400 << 10))).write(to: URL(fileURLWithPath: filler))
 
         let client = try DaemonClient(path: daemon.socketPath)
-        var acknowledged = 0
-        var sent = 0
-        var refusal: String?
-        var sync: Int64 = 0
-        let padding = String(repeating: "x", count: 300)
-        // Records and syncs until the writer fails; the failed batch is held (its sync waits),
-        // and the next records are refused with an error reply.
-        writing: while sent < 40_000 {
-            var lines = ""
-            for _ in 0..<200 {
-                lines += "{\"eventMessage\":\"full \(sent) \(padding)\"}\n"
-                sent += 1
-            }
-            sync += 1
-            client.write(lines + "{\"sync\":\(sync)}\n")
-            while let reply = client.readReply(timeout: 2) {
-                if reply["synced"]?.int64Value == sync { acknowledged = sent; continue writing }
-                if let error = reply["error"]?.stringValue, error.contains("refuses writes") {
-                    refusal = error
-                    break writing
-                }
-            }
-        }
-        let refused = try #require(refusal, "the store never filled up after \(sent) records")
+        let (acknowledged, lastSync, refusal) = Self.sendUntilRefused(client)
+        var sync = lastSync
+        let refused = try #require(refusal, "the store never filled up after \(acknowledged) records")
         #expect(refused.contains("retry later"))
         // Says which file system is full, not only SQLite's "database or disk is full".
         #expect(refused.contains("the file system holding \(storePath)/Persist is full"), "\(refused)")
