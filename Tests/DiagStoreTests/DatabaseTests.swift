@@ -37,6 +37,13 @@ import TestSupport
         #expect(text.utf8.count < 500)
     }
 
+    @Test func aStatementOnSeveralLinesIsShownOnOne() throws {
+        let folder = try TemporaryDirectory()
+        let database = try Database(path: folder.file("t.sqlite").path)
+        let error = #expect(throws: SQLiteError.self) { try database.prepare("SELECT name\n  FROM nosuchtable\r\n  WHERE 1") }
+        #expect(error?.description == "SQLite error 1: no such table: nosuchtable - while executing `SELECT name FROM nosuchtable WHERE 1`")
+    }
+
     @Test func syntaxErrorNamesTheStatement() throws {
         let folder = try TemporaryDirectory()
         let database = try Database(path: folder.file("t.sqlite").path)

@@ -41,9 +41,12 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// which buried the reason under pages of text; its first part says which statement it was.
     static let shownSQLLength = 300
 
+    /// On one line, too: our statements span lines, and an error of diagd's went to its log as
+    /// three entries (`WHERE …` and `PRAGMA …` alone on theirs).
     static func shortened(_ sql: String) -> String {
-        guard sql.utf8.count > shownSQLLength else { return sql }
-        let head = sql.unicodeScalars.prefix(shownSQLLength)
+        let line = sql.split(whereSeparator: { $0.isNewline }).map { $0.trimmingPrefix(while: { $0 == " " }) }.joined(separator: " ")
+        guard line.utf8.count > shownSQLLength else { return line }
+        let head = line.unicodeScalars.prefix(shownSQLLength)
         return String(String.UnicodeScalarView(head)) + "… (\(sql.utf8.count) bytes in all)"
     }
 
