@@ -18,13 +18,46 @@ extension Database {
         if isOnReadOnlyFileSystem(path), !hasLogBeside(path) {
             return try Database(path: path, options: .init(create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds, immutable: true))
         }
+        var database: Database?
         do {
-            let database = try Database(path: path, options: .init(readOnly: false, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
-            try database.execute("PRAGMA query_only = 1")
-            return database
+            database = try Database(path: path, options: .init(readOnly: false, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+            try database?.execute("PRAGMA query_only = 1")
         } catch let error as SQLiteError where [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR].contains(error.code) {
             return try Database(path: path, options: .init(readOnly: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
         }
+        // The first read makes the -shm of a WAL-mode file; where it cannot be made, the file is
+        // read with a WAL index of its own (a full file system), once this connection is closed
+        // (SQLite shares a file's locks among the connections of a process).
+        do {
+            _ = try database?.scalarInt("SELECT count(*) FROM sqlite_master")
+            return database!
+        } catch let error as SQLiteError where cannotMakeSharedMemory(error) && !hasLogBeside(path) {
+            database = nil
+            guard let own = try? openWithPrivateWALIndex(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) else { throw error }
+            return own
+        }
+    }
+
+    /// Whether `error` says SQLite could not create, grow or map the `-shm` file beside a WAL-mode
+    /// file (`SQLITE_IOERR_SHMOPEN`, `_SHMSIZE`, `_SHMMAP`), as on a full file system, where
+    /// creating the file succeeds and growing it does not.
+    static func cannotMakeSharedMemory(_ error: SQLiteError) -> Bool {
+        [SQLITE_IOERR | 18 << 8, SQLITE_IOERR | 19 << 8, SQLITE_IOERR | 21 << 8].contains(error.extendedCode) || error.code == SQLITE_FULL
+    }
+
+    /// Opens a WAL-mode file with no WAL frames beside it for reading without a `-shm`: in
+    /// exclusive locking mode, set before the first read, SQLite keeps the WAL index in this
+    /// process's memory, and holds the file's lock until the connection closes, so nothing
+    /// writes it meanwhile (diagd's finisher, which seals and indexes closed chunks, meets a busy
+    /// file and tries again later; another reader waits for its busy timeout). For a full file
+    /// system, where a store's chunks that diagd does not hold open could not be read at all.
+    /// Read-write, for SQLite refuses exclusive WAL reading otherwise, and `query_only`; with no
+    /// frames, closing it checkpoints nothing.
+    static func openWithPrivateWALIndex(path: String, busyTimeoutMilliseconds: Int32) throws -> Database {
+        let database = try Database(path: path, options: .init(readOnly: false, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+        try database.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA query_only = 1")
+        _ = try database.scalarInt("SELECT count(*) FROM sqlite_master")
+        return database
     }
 
     /// Whether the file system holding `path` is mounted read-only.

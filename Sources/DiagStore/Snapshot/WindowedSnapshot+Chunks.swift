@@ -96,6 +96,9 @@ extension WindowedSnapshot {
     }
 
     private func measure(_ database: Database) throws -> (count: Int64, oldest: Int64?, newest: Int64?) {
+        // A chunk file that diagd created and could not make a table in (its disk was full)
+        // holds no record: readers skip it, and so does the snapshot.
+        guard try ChunkTables(database).hasRecords else { return (0, nil, nil) }
         let statement = try database.prepare("SELECT count(*), min(timestamp), max(timestamp) FROM records")
         guard try statement.step() else { return (0, nil, nil) }
         return (statement.int64(at: 0), statement.optionalInt64(at: 1), statement.optionalInt64(at: 2))
