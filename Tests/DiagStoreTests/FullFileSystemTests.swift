@@ -12,6 +12,15 @@ import TestSupport
 @Suite(.serialized) struct FullFileSystemTests {
     static func records(_ range: Range<Int>) -> [LogRecord] { range.map { StoreTestRecords.full($0) } }
 
+    /// The store at `url` read, counted and grouped: the 300 records of `storeOf300Records`.
+    static func expect300Records(at url: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let reader = try LogStore.openForReading(at: url)
+        #expect(try reader.records().all().map(\.eventMessage) == records(0..<300).map(\.eventMessage), sourceLocation: sourceLocation)
+        #expect(try reader.count() == 300, sourceLocation: sourceLocation)
+        #expect(try reader.allGroupedCounts()[.process]?.reduce(0) { $0 + $1.count } == 300, sourceLocation: sourceLocation)
+        try reader.close()
+    }
+
     /// A store of 300 records on `place`, its writer closed (no `-shm` left), then `place` filled;
     /// `settled` seals its chunk and builds the chunk's search index first.
     static func storeOf300Records(on place: SmallFileSystem, settled: Bool) throws -> (url: URL, chunk: String) {
@@ -66,12 +75,7 @@ import TestSupport
         let (url, _) = try Self.storeOf300Records(on: place, settled: true)
         // `diag stats` counts through `allGroupedCounts`: it failed here with "disk I/O error"
         // (SQLITE_IOERR_SHMSIZE) when it opened the settled chunk the way of a chunk being written.
-        let reader = try LogStore.openForReading(at: url)
-        let counts = try reader.allGroupedCounts()
-        #expect(counts[.process]?.reduce(0) { $0 + $1.count } == 300)
-        #expect(try reader.count() == 300)
-        #expect(try reader.records().all().count == 300)
-        try reader.close()
+        try Self.expect300Records(at: url)
     }
 
     /// A closed chunk waiting for its search index (a full disk keeps diagd from building it),
@@ -82,11 +86,7 @@ import TestSupport
     func aChunkInWALModeWithoutItsShmIsReadOnAFullFileSystem() throws {
         let place = try #require(SmallFileSystem(bytes: 4 << 20))
         let (url, chunk) = try Self.storeOf300Records(on: place, settled: false)
-        let reader = try LogStore.openForReading(at: url)
-        #expect(try reader.records().all().map(\.eventMessage) == Self.records(0..<300).map(\.eventMessage))
-        #expect(try reader.count() == 300)
-        #expect(try reader.allGroupedCounts()[.process]?.reduce(0) { $0 + $1.count } == 300)
-        try reader.close()
+        try Self.expect300Records(at: url)
         // The exclusive lock goes with the reader's connections: another can take it at once.
         let next = try Database.openWithPrivateWALIndex(path: chunk, busyTimeoutMilliseconds: 0)
         #expect(try next.scalarInt("SELECT count(*) FROM records") == 300)
@@ -112,9 +112,7 @@ import TestSupport
         info.chunks[0].recordCount = 300
         info.recomputeTotals()
         try info.save(to: StoreLayout.infoURL(copy))
-        let reader = try LogStore.openForReading(at: copy)
-        #expect(try reader.records().all().map(\.eventMessage) == Self.records(0..<300).map(\.eventMessage))
-        try reader.close()
+        try Self.expect300Records(at: copy)
     }
 
     /// A chunk with WAL frames and no -shm (copied so, or left by a killed writer) cannot be read
@@ -122,19 +120,8 @@ import TestSupport
     @Test(.enabled(if: SmallFileSystem.canMount, "mounting a tmpfs needs root"))
     func aChunkWithWALFramesThatNeedsAShmOnAFullFileSystemSaysWhy() throws {
         let place = try #require(SmallFileSystem(bytes: 4 << 20))
-        let scratch = try TemporaryDirectory()
-        let store = try LogStore.open(at: scratch.file("s.logarchive"), create: true)
-        try store.append(Self.records(0..<300))
-        let file = store.info.chunks[0].file
-        let source = store.chunkPath(file)
         let url = place.file("s.logarchive")
-        try FileManager.default.createDirectory(at: url.appendingPathComponent("Persist"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: scratch.file("s.logarchive/Info.json"), to: url.appendingPathComponent("Info.json"))
-        for suffix in ["", "-wal"] {
-            try FileManager.default.copyItem(atPath: source + suffix, toPath: url.path + "/Persist/" + file + suffix)
-        }
-        try store.close()
-        let chunk = url.path + "/Persist/" + file
+        let chunk = try copyStoreWithWALFrames(Self.records(0..<300), to: url)
         #expect(try Data(contentsOf: URL(fileURLWithPath: chunk + "-wal")).count > 0)
         try place.fill()
         let error = #expect(throws: StoreError.self) { try LogStore.openForReading(at: url).count() }

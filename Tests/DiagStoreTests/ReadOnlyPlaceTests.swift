@@ -38,24 +38,12 @@ import TestSupport
     @Test(.enabled(if: SmallFileSystem.canMount, "mounting a tmpfs needs root"))
     func aChunkWithWALFramesOnAReadOnlyFileSystemSaysWhy() throws {
         let place = try #require(SmallFileSystem(bytes: 16 << 20))
-        let scratch = try TemporaryDirectory()
-        let store = try LogStore.open(at: scratch.file("s.logarchive"), create: true)
-        try store.append(Self.records)
-        // Copied while the writer still has its WAL (as a copy of a live store, or of one whose
-        // writer was killed, has it).
-        let file = store.info.chunks[0].file
-        let source = store.chunkPath(file)
         let url = place.file("s.logarchive")
-        try FileManager.default.createDirectory(at: url.appendingPathComponent("Persist"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: scratch.file("s.logarchive/Info.json"), to: url.appendingPathComponent("Info.json"))
-        for suffix in ["", "-wal"] {
-            try FileManager.default.copyItem(atPath: source + suffix, toPath: url.path + "/Persist/" + file + suffix)
-        }
-        try store.close()
-        #expect(try Data(contentsOf: URL(fileURLWithPath: url.path + "/Persist/" + file + "-wal")).count > 0)
+        let chunk = try copyStoreWithWALFrames(Self.records, to: url)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: chunk + "-wal")).count > 0)
         try place.freeze()
         let error = #expect(throws: StoreError.self) { try LogStore.openForReading(at: url).records().all() }
-        #expect(error?.path == url.path + "/Persist/" + file)
+        #expect(error?.path == chunk)
         for part in ["WAL mode", "-shm", "is not writable here (Read-only file system)", "from a copy you own"] {
             #expect(error?.reason.contains(part) == true, "\(part): \(String(describing: error))")
         }
