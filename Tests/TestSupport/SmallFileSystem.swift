@@ -7,7 +7,7 @@ import Glibc
 public final class SmallFileSystem {
     public let directory: TemporaryDirectory
     public var path: String { directory.path }
-    private let size: String
+    private var size: String
 
     public init?(bytes: Int) {
         guard getuid() == 0, let directory = try? TemporaryDirectory("tmpfs") else { return nil }
@@ -24,6 +24,15 @@ public final class SmallFileSystem {
     public func freeze() throws {
         guard mount("tmpfs", path, "tmpfs", UInt(MS_REMOUNT) | UInt(MS_RDONLY), size) == 0 else {
             throw SmallFileSystemError("cannot remount \(path) read-only: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Remounts the file system with room for `bytes` in all: space returns, as when a user
+    /// frees some.
+    public func resize(bytes: Int) throws {
+        size = "size=\(bytes)"
+        guard mount("tmpfs", path, "tmpfs", UInt(MS_REMOUNT), size) == 0 else {
+            throw SmallFileSystemError("cannot remount \(path) with \(size): \(String(cString: strerror(errno)))")
         }
     }
 

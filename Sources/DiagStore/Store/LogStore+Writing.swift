@@ -73,6 +73,10 @@ extension LogStore {
             state.sealing.formUnion(chunks.map(\.file))
             return chunks
         }
+        // A seal that fails (a full disk) leaves the chunks after it to the next pass: still
+        // marked as being sealed, every later pass skipped them, and diagd left them unsealed
+        // and unindexed until it restarted.
+        defer { lock.withLock { state.sealing.subtract(pending.map(\.file)) } }
         var sealedCount = 0
         for chunk in pending {
             defer { _ = lock.withLock { state.sealing.remove(chunk.file) } }
