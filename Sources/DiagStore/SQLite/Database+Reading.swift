@@ -18,24 +18,33 @@ extension Database {
         if isOnReadOnlyFileSystem(path), !hasLogBeside(path) {
             return try Database(path: path, options: .init(create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds, immutable: true))
         }
-        var database: Database?
-        do {
-            database = try Database(path: path, options: .init(readOnly: false, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
-            try database?.execute("PRAGMA query_only = 1")
-        } catch let error as SQLiteError where [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR].contains(error.code) {
-            return try Database(path: path, options: .init(readOnly: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+        return try readingSchema(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) {
+            do {
+                let database = try Database(path: path, options: .init(readOnly: false, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+                try database.execute("PRAGMA query_only = 1")
+                return database
+            } catch let error as SQLiteError where [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR].contains(error.code) {
+                return try Database(path: path, options: .init(readOnly: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+            }
         }
-        // The first read makes the -shm of a WAL-mode file; where it cannot be made, the file is
-        // read with a WAL index of its own (a full file system), once this connection is closed
-        // (SQLite shares a file's locks among the connections of a process).
+    }
+
+    /// The connection `open` makes, once it has read the schema: that first read makes the -shm
+    /// of a WAL-mode file. Where the -shm cannot be made (a full file system) and no WAL frames
+    /// lie beside the file, a connection with a WAL index of its own
+    /// (`openWithPrivateWALIndex`), opened once the first is closed (SQLite shares a file's
+    /// locks among the connections of a process).
+    static func readingSchema(path: String, busyTimeoutMilliseconds: Int32, _ open: () throws -> Database) throws -> Database {
+        let failure: SQLiteError
         do {
-            _ = try database?.scalarInt("SELECT count(*) FROM sqlite_master")
-            return database!
+            let database = try open()
+            _ = try database.scalarInt("SELECT count(*) FROM sqlite_master")
+            return database
         } catch let error as SQLiteError where cannotMakeSharedMemory(error) && !hasLogBeside(path) {
-            database = nil
-            guard let own = try? openWithPrivateWALIndex(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) else { throw error }
-            return own
+            failure = error
         }
+        guard let own = try? openWithPrivateWALIndex(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) else { throw failure }
+        return own
     }
 
     /// Whether `error` says SQLite could not create, grow or map the `-shm` file beside a WAL-mode

@@ -44,26 +44,16 @@ public enum SQLiteSnapshot {
 
     /// Opens `path` for reading without changing it: read-only, so closing it never checkpoints
     /// or removes the owner's WAL. The first read maps the file, its WAL and shared memory, so
-    /// the connection keeps them readable even if the owner deletes them afterwards.
-    /// A read-only connection that has read the schema; where SQLite cannot make the `-shm` of a
-    /// WAL-mode file with no frames (a full file system), one that keeps its WAL index in memory
-    /// and holds the file's lock until it closes (`Database.openWithPrivateWALIndex`).
-    private static func openReadOnly(_ path: String) throws -> Database {
-        do {
-            let database = try Database(path: path, options: .init(readOnly: true, busyTimeoutMilliseconds: 10_000))
-            _ = try database.scalarInt("SELECT count(*) FROM sqlite_master")
-            return database
-        } catch let error as SQLiteError where Database.cannotMakeSharedMemory(error) && !Database.hasLogBeside(path) {
-            // The connection that failed is gone by now: SQLite shares a file's locks among a process's connections.
-            guard let own = try? Database.openWithPrivateWALIndex(path: path, busyTimeoutMilliseconds: 10_000) else { throw error }
-            return own
-        }
-    }
-
+    /// the connection keeps them readable even if the owner deletes them afterwards. Where the
+    /// shared memory cannot be made (a full file system) and no WAL frames lie beside the file,
+    /// a connection with the WAL index in its own memory, holding the file's lock until it
+    /// closes (`Database.openWithPrivateWALIndex`: read-write, with no frames to fold in).
     public static func openSource(_ path: String) throws -> SnapshotSource {
         do {
             let before = SnapshotSource.FileIdentity(path: path)
-            let database = try openReadOnly(path)
+            let database = try Database.readingSchema(path: path, busyTimeoutMilliseconds: 10_000) {
+                try Database(path: path, options: .init(readOnly: true, busyTimeoutMilliseconds: 10_000))
+            }
             let after = SnapshotSource.FileIdentity(path: path)
             return SnapshotSource(database: database, identity: before == after ? before : nil)
         } catch let error as SQLiteError where error.isCorruption {

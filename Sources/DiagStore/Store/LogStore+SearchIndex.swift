@@ -17,18 +17,11 @@ extension LogStore {
     /// at most `limit` chunks are indexed, the oldest first.
     @discardableResult
     public func buildSearchIndexes(limit: Int = .max, shouldContinue: () -> Bool = { true }, pace: () -> Void = {}) throws -> Int {
-        let pending: [ChunkInfo] = try lock.withLock {
-            try requireWritable()
-            let chunks = Array(state.info.chunks.filter { $0.sealed && !$0.searchIndex && !state.sealing.contains($0.file) }.prefix(max(0, limit)))
-            state.sealing.formUnion(chunks.map(\.file))
-            return chunks
-        }
         var built = 0
-        for chunk in pending {
-            defer { _ = lock.withLock { state.sealing.remove(chunk.file) } }
-            guard shouldContinue() else { continue }
+        try forEachClaimedChunk(limit: limit, where: { _, chunk in chunk.sealed && !chunk.searchIndex }) { chunk in
+            guard shouldContinue() else { return }
             let path = chunkPath(chunk.file)
-            guard FileManager.default.fileExists(atPath: path) else { continue }
+            guard FileManager.default.fileExists(atPath: path) else { return }
             let indexed = try MessageSearchIndex.build(path: path, chunk: chunk, pace: pace)
             try lock.withLock {
                 guard let index = state.info.chunks.firstIndex(where: { $0.file == chunk.file }) else { return }

@@ -67,19 +67,8 @@ extension LogStore {
     /// Returns the number of chunks sealed.
     @discardableResult
     public func sealPendingChunks() throws -> Int {
-        let pending: [ChunkInfo] = try lock.withLock {
-            try requireWritable()
-            let chunks = state.info.chunks.filter { !$0.sealed && !$0.mayBeAppendedTo(state) && !state.sealing.contains($0.file) }
-            state.sealing.formUnion(chunks.map(\.file))
-            return chunks
-        }
-        // A seal that fails (a full disk) leaves the chunks after it to the next pass: still
-        // marked as being sealed, every later pass skipped them, and diagd left them unsealed
-        // and unindexed until it restarted.
-        defer { lock.withLock { state.sealing.subtract(pending.map(\.file)) } }
         var sealedCount = 0
-        for chunk in pending {
-            defer { _ = lock.withLock { state.sealing.remove(chunk.file) } }
+        try forEachClaimedChunk(where: { state, chunk in !chunk.sealed && !chunk.mayBeAppendedTo(state) }) { chunk in
             let sealed = try ChunkSealer.seal(path: chunkPath(chunk.file), chunk: chunk)
             try lock.withLock {
                 guard let index = state.info.chunks.firstIndex(where: { $0.file == chunk.file }) else { return }
@@ -89,6 +78,26 @@ extension LogStore {
             sealedCount += 1
         }
         return sealedCount
+    }
+
+    /// Claims the chunks `select` picks (at most `limit`, in the store's order) for a seal or a
+    /// search index build on this thread: another thread's pass, and expiry, skip a claimed
+    /// chunk. Runs `work` on each, and lets each claim go once its chunk is done, and all of
+    /// them when `work` throws: a seal that failed (a full disk) kept the chunks after it
+    /// claimed, so every later pass skipped them, and diagd left them unsealed and unindexed
+    /// until it restarted.
+    func forEachClaimedChunk(limit: Int = .max, where select: (State, ChunkInfo) -> Bool, _ work: (ChunkInfo) throws -> Void) throws {
+        let claimed: [ChunkInfo] = try lock.withLock {
+            try requireWritable()
+            let chunks = Array(state.info.chunks.filter { select(state, $0) && !state.sealing.contains($0.file) }.prefix(max(0, limit)))
+            state.sealing.formUnion(chunks.map(\.file))
+            return chunks
+        }
+        defer { lock.withLock { state.sealing.subtract(claimed.map(\.file)) } }
+        for chunk in claimed {
+            defer { _ = lock.withLock { state.sealing.remove(chunk.file) } }
+            try work(chunk)
+        }
     }
 
     func requireWritable() throws {

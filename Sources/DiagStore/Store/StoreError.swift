@@ -65,7 +65,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
         if free < fullBelow {
             return "the file system holding \(folder) is full (\(free) bytes free to this user), so SQLite could not "
-                + (error.code == SQLITE_FULL ? "write to this chunk" : "create or grow the -shm file beside this chunk that it reads a WAL-mode file through")
+                + (error.code == SQLITE_IOERR && Database.cannotMakeSharedMemory(error)
+                    ? "create or grow the -shm file beside this chunk that it reads a WAL-mode file through" : "write to this chunk")
                 + " (\(error)). Free some space there and run it again: what the store held before is kept"
         }
         guard error.code == SQLITE_FULL else { return nil }
