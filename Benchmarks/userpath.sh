@@ -208,7 +208,9 @@ for count in "${counts[@]}"; do
         sleep 5
         # How much of the store the search index covers when the queries start (issue 15: diagd
         # finishes each chunk it closes by itself, under load too).
-        printf '%-9s %-7s %-8s %10s\n' "$count" diagd "(indexed)" "$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["chunks"]; print("%d/%d chunks" % (sum(1 for x in c if x["sealed"] and x["searchIndex"]), len(c)))' "$live/store/Info.json")"
+        # When the queries begin: chunks with the search index, of all, and how many are sealed
+        # (a chunk not sealed yet has no timestamp index: a window scans its block sets).
+        printf '%-9s %-7s %-8s %10s\n' "$count" diagd "(indexed)" "$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["chunks"]; print("%d/%d chunks (%d sealed)" % (sum(1 for x in c if x["sealed"] and x["searchIndex"]), len(c), sum(1 for x in c if x["sealed"])))' "$live/store/Info.json")"
         queries diagd "$live/store"
         cached "$count" diagd "$live/store"
         kill -TERM "$diagd_pid"; wait "$diagd_pid" || true; diagd_pid=""
