@@ -206,10 +206,9 @@ for count in "${counts[@]}"; do
         send_to_diagd "$live/diagd.sock" "$ndjson"
         printf '%-9s %-7s %-8s %10.2f\n' "$count" diagd "(send)" "$(python3 -c "import time,sys; print(time.time() - float(sys.argv[1]))" "$sent")"
         sleep 5
-        # How much of the store the search index covers when the queries start (issue 15: diagd
-        # finishes each chunk it closes by itself, under load too).
-        # When the queries begin: chunks with the search index, of all, and how many are sealed
-        # (a chunk not sealed yet has no timestamp index: a window scans its block sets).
+        # How much of the store diagd has finished by itself when the queries start (issue 15):
+        # chunks with the search index, of all, and how many are sealed (a chunk not sealed yet
+        # has no timestamp index, so a window scans its block sets).
         printf '%-9s %-7s %-8s %10s\n' "$count" diagd "(indexed)" "$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["chunks"]; print("%d/%d chunks (%d sealed)" % (sum(1 for x in c if x["sealed"] and x["searchIndex"]), len(c), sum(1 for x in c if x["sealed"])))' "$live/store/Info.json")"
         queries diagd "$live/store"
         cached "$count" diagd "$live/store"
