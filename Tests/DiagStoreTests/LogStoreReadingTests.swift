@@ -114,3 +114,66 @@ import TestSupport
         #expect(byMinute.map(\.key) == [.int(StoreTestRecords.base / minute * minute)])
     }
 }
+
+/// A read leaves out a closed chunk not sealed yet when its final range misses the window, as
+/// it does a sealed one (`LogStore.chunksToRead`), and reads every chunk whose listed range may
+/// not be final.
+@Suite struct UnsealedChunkRangeTests {
+    private static func at(_ second: Int) -> Int64 { StoreTestRecords.base + Int64(second) * 1_000_000_000 }
+
+    /// Chunk 1 holds seconds 0–9, chunk 2 seconds 100–109, both closed and not sealed; chunk 3,
+    /// the open one, seconds 200–209.
+    private func store(_ url: URL, infoRefreshSeconds: Double = 1) throws -> LogStore {
+        let store = try LogStore.open(at: url, create: true, options: .init(sealOnRotation: false, infoRefreshSeconds: infoRefreshSeconds))
+        for (index, first) in [0, 100, 200].enumerated() {
+            if index > 0 { try store.rotate() }
+            try store.append((0..<10).map { StoreTestRecords.full(first + $0, timestamp: Self.at(first + $0)) })
+        }
+        #expect(store.info.chunks.map(\.sealed) == [false, false, false])
+        return store
+    }
+
+    private func window(_ from: Int, _ to: Int) -> StoreFilter { StoreFilter(start: Self.at(from), end: Self.at(to)) }
+
+    @Test func aClosedUnsealedChunkOutsideTheWindowIsNotOpened() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let writer = try store(url)
+        // Chunk 1's file damaged: a read that opened it would fail, naming it.
+        let first = StoreLayout.chunkURL(url, file: writer.info.chunks[0].file)
+        try Data(repeating: 0x41, count: 8192).write(to: first)
+        let reader = try LogStore.openForReading(at: url)
+        #expect(try reader.records(filter: window(100, 210)).all().map(\.timestamp) == (100..<110).map(Self.at) + (200..<210).map(Self.at))
+        #expect(try reader.count(filter: window(100, 110)) == 10)
+        #expect(throws: StoreError.self) { try reader.records(filter: window(0, 50)).all() }
+    }
+
+    @Test func theNewestChunkIsReadWhateverRangeInfoJSONGivesIt() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let writer = try store(url, infoRefreshSeconds: 0)
+        // Appended after Info.json was last saved, as diagd appends between its saves: the
+        // listed range of the open chunk (seconds 200–209) does not hold second 50.
+        let infoURL = StoreLayout.infoURL(url)
+        let saved = try Data(contentsOf: infoURL)
+        try writer.append([StoreTestRecords.full(50, timestamp: Self.at(50))])
+        try saved.write(to: infoURL)
+        let reader = try LogStore.openForReading(at: url)
+        #expect(reader.info.chunks[2].oldestTimestamp == Self.at(200))
+        #expect(try reader.records(filter: window(40, 60)).all().map(\.timestamp) == [Self.at(50)])
+    }
+
+    @Test func aChunkThatInfoJSONDoesNotListIsRead() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        _ = try store(url)
+        // Info.json without chunk 1 (its writer failed to save it, or it was edited): chunk 1's
+        // range is not known, whatever chunks are listed after it.
+        let infoURL = StoreLayout.infoURL(url)
+        var info = try JSONSerialization.jsonObject(with: Data(contentsOf: infoURL)) as! [String: Any]
+        info["chunks"] = (info["chunks"] as! [[String: Any]]).dropFirst().map { $0 }
+        try JSONSerialization.data(withJSONObject: info).write(to: infoURL)
+        let reader = try LogStore.openForReading(at: url)
+        #expect(try reader.records(filter: window(0, 50)).all().map(\.timestamp) == (0..<10).map(Self.at))
+    }
+}

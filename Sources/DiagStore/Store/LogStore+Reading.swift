@@ -4,7 +4,7 @@ import Foundation
 extension LogStore {
     /// The records matching `filter`, in timestamp order, read as they are consumed.
     public func records(filter: StoreFilter = StoreFilter()) -> RecordCursor {
-        let chunks = lock.withLock { state.info.chunks }
+        let chunks = chunksToRead(filter)
         // Each chunk's path made once: a read cut into slices asks again for every slice (1,221
         // for a condition over 10M records), and a URL's path costs a few microseconds.
         let persistURL = persistURL
@@ -34,10 +34,16 @@ extension LogStore {
         for chunk in chunksToRead(filter) { try readChunk(chunk, body) }
     }
 
-    /// The chunks that may hold records of `filter`, in the store's order.
+    /// The chunks that may hold records of `filter`, in the store's order: every chunk that may
+    /// still be written, and the others that hold records in its window. A closed chunk not
+    /// sealed yet has a final range too (`State.finalRanges`): through diagd at 10M records, the
+    /// finisher some chunks behind, a one-minute window opened each of them (their `-shm` made and
+    /// removed, their block sets read), none holding a record of that minute.
     func chunksToRead(_ filter: StoreFilter) -> [ChunkInfo] {
-        lock.withLock { state.info.chunks }.filter { chunk in
-            !chunk.sealed || (chunk.recordCount > 0 && filter.overlaps(oldest: chunk.oldestTimestamp, newest: chunk.newestTimestamp))
+        let (chunks, finalRanges) = lock.withLock { (state.info.chunks, state.finalRanges) }
+        return chunks.filter { chunk in
+            (!chunk.sealed && !finalRanges.contains(chunk.file))
+                || (chunk.recordCount > 0 && filter.overlaps(oldest: chunk.oldestTimestamp, newest: chunk.newestTimestamp))
         }
     }
 

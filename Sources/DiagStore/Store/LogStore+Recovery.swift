@@ -58,6 +58,10 @@ extension LogStore {
             changed = true
         }
         state.info = info
+        let listed = info.chunks.filter { !unlisted.contains($0.file) }
+        if let newestListed = listed.map(\.sequence).max() {
+            state.finalRanges = Set(listed.filter { !$0.sealed && $0.sequence < newestListed }.map(\.file))
+        }
         if changed && !options.readOnly { try saveInfoLocked() }
     }
 

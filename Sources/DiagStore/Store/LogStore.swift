@@ -45,6 +45,14 @@ public final class LogStore: @unchecked Sendable {
         var sealing: Set<String> = []
         /// Chunks this value closed: never reopened for appends, even before they are sealed.
         var closed: Set<String> = []
+        /// Unsealed chunks whose count and time range in `info` are final, so that a read can
+        /// leave them out by their range as it does sealed ones (`chunksToRead`): listed in
+        /// Info.json when this value opened the store, below a listed chunk of a higher sequence.
+        /// A writer lists a chunk only once the one before it is closed, with that chunk's final
+        /// range (`LogStore+Writing`), and a writer's open measures every unsealed chunk again
+        /// (`reconcile`). A chunk found in `Persist/` but not listed is never in it: Info.json
+        /// may have failed to be saved when its writer closed the chunk before.
+        var finalRanges: Set<String> = []
         var lastInfoSave = ContinuousClock.now
     }
 
