@@ -9,7 +9,24 @@ public enum AppleArchiveOpener {
     /// The `.logarchive` folder inside the archive at `path`, or nil when the archive is a diag
     /// bundle (it has a manifest.json), which the bundle reader then opens from the cache.
     public static func logArchive(inArchive path: String, cache: BundleCache = BundleCache()) throws -> URL? {
-        let (folder, _) = try cache.unpack(path) { unpacked, digests in
+        let folder = try unpacked(path, cache: cache).folder
+        if (try? BundleReader.topFolder(in: folder)) != nil { return nil }
+        return findLogArchive(in: folder)
+    }
+
+    /// The archive at `path` as what it holds, from one look-up in the cache: a diag bundle opened
+    /// as `BundleReader.open` opens it (its manifest read), or the `.logarchive` folder inside.
+    /// For a caller that would otherwise ask `logArchive` first, then open the bundle.
+    public static func open(_ path: String, cache: BundleCache = BundleCache()) throws -> UnpackedArchive {
+        let (folder, sha) = try unpacked(path, cache: cache)
+        if (try? BundleReader.topFolder(in: folder)) == nil, let apple = findLogArchive(in: folder) { return .appleLog(apple) }
+        let root = try BundleReader.topFolder(in: folder)
+        return .bundle(OpenedBundle(root: root, manifest: try BundleReader.readManifest(root), archiveSHA256: sha))
+    }
+
+    /// The archive unpacked into the cache (or found there), each kind checked before it is kept.
+    private static func unpacked(_ path: String, cache: BundleCache) throws -> (folder: URL, sha256: String) {
+        try cache.unpack(path) { unpacked, digests in
             if let root = try? BundleReader.topFolder(in: unpacked) {
                 try BundleReader.admitUnpacked(root: root, digests: digests, archive: path)
                 return
@@ -18,8 +35,6 @@ public enum AppleArchiveOpener {
                 throw BundleError.badInput("\(path) is neither a diag bundle (no manifest.json) nor an archive holding an Apple .logarchive folder (with Info.plist)")
             }
         }
-        if (try? BundleReader.topFolder(in: folder)) != nil { return nil }
-        return findLogArchive(in: folder)
     }
 
     /// The first `*.logarchive` folder with Apple's Info.plist (not our Info.json), at most
@@ -42,4 +57,10 @@ public enum AppleArchiveOpener {
         }
         return nil
     }
+}
+
+/// What `AppleArchiveOpener.open` found in an archive.
+public enum UnpackedArchive: Sendable {
+    case bundle(OpenedBundle)
+    case appleLog(URL)
 }

@@ -34,7 +34,7 @@ public struct BundleCache: Sendable {
         _ archivePath: String, validate: (URL, [String: BundleFileDigest]) throws -> Void
     ) throws -> (folder: URL, sha256: String) {
         try createPrivateDirectory(directory)
-        let identityKey = try fileIdentity(archivePath)
+        let identityKey = try Self.fileIdentity(archivePath)
         let indexFile = directory.appendingPathComponent("index").appendingPathComponent(identityKey)
         if let known = try? String(contentsOf: indexFile, encoding: .utf8), known.count == 64, known.allSatisfy(\.isHexDigit) {
             let folder = directory.appendingPathComponent(known)
@@ -75,7 +75,9 @@ public struct BundleCache: Sendable {
         return (folder, sha)
     }
 
-    private func fileIdentity(_ path: String) throws -> String {
+    /// A file's identity as the cache's index keys it: device, inode, size and modification time.
+    /// Another archive written to the same path has another.
+    public static func fileIdentity(_ path: String) throws -> String {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw BundleError.badInput("cannot read bundle \(path): \(String(cString: strerror(errno)))")

@@ -14,7 +14,12 @@ public struct BundleStoreOpener: BundleOpener {
 
     /// Opens the bundle, throwing `BundleError` (exit code 65 for a refused bundle).
     public func open(_ path: String) throws -> BundleStore {
-        let store = BundleStore(bundle: try BundleReader.open(path, cache: cache))
+        try store(of: try BundleReader.open(path, cache: cache), path: path)
+    }
+
+    /// The store of a bundle already opened (from `path`), refused when the bundle holds none.
+    public func store(of bundle: OpenedBundle, path: String) throws -> BundleStore {
+        let store = BundleStore(bundle: bundle)
         guard StoreLayout.hasInfo(store.storeURL) else {
             throw BundleError.badInput("\(TerminalText.escaped(path)): the bundle holds no log store (\(BundleLayout.logStore)/\(StoreLayout.infoPath)), so no records")
         }
