@@ -86,6 +86,11 @@ import Testing
         #expect(DisplayZone(parsing: "+0575") == nil)
         #expect(DisplayZone(parsing: "+1") == nil)
         #expect(DisplayZone(parsing: "") == nil)
+        #expect(DisplayZone(parsing: " \t ") == nil)
+        // Blanks around a name or an offset are not part of it.
+        #expect(DisplayZone(parsing: " utc\t")?.name == "UTC")
+        #expect(DisplayZone(parsing: "\t+0530 ")?.name == "+0530")
+        #expect(DisplayZone(parsing: " Europe/Paris ")?.name == "Europe/Paris")
         #expect(DisplayZone.fromEnvironment([:], localtime: "/nonexistent/localtime").name == "UTC")
         #expect(DisplayZone.fromEnvironment(["TZ": ":Asia/Tokyo"]).name == "Asia/Tokyo")
         #expect(DisplayZone.fromEnvironment(["TZ": "Nowhere/Land"]).name == "UTC")
