@@ -163,6 +163,56 @@ import TestSupport
         #expect(try reader.records(filter: window(40, 60)).all().map(\.timestamp) == [Self.at(50)])
     }
 
+    @Test func theOpenChunkIsReadPastItsListedRecordsWhenItsListedRangeMissesTheWindow() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let writer = try LogStore.open(at: url, create: true, options: .init(sealOnRotation: false, infoRefreshSeconds: 0))
+        // 100 records listed (ids 1–100, seconds 200–299: two blocks of ids), then 100 more after
+        // the last save of Info.json, every third one inside the window, the others after it.
+        try writer.append((0..<100).map { StoreTestRecords.full($0, timestamp: Self.at(200 + $0)) })
+        let infoURL = StoreLayout.infoURL(url)
+        let saved = try Data(contentsOf: infoURL)
+        let late = (0..<100).map { index in
+            StoreTestRecords.full(100 + index, timestamp: index % 3 == 0 ? Self.at(40) + Int64(index) : Self.at(1_000 + index))
+        }
+        for batch in stride(from: 0, to: 100, by: 25) { try writer.append(Array(late[batch..<batch + 25])) }
+        try saved.write(to: infoURL)
+        let reader = try LogStore.openForReading(at: url)
+        #expect(reader.info.chunks.map(\.recordCount) == [100])
+        let expected = late.filter { $0.timestamp < Self.at(60) }
+        #expect(try reader.records(filter: window(30, 60)).all() == expected)
+        #expect(try reader.records(filter: window(30, 60)).all().count == 34)
+        // A window that meets the listed range reads the chunk whole.
+        #expect(try reader.records(filter: window(250, 260)).all().map(\.timestamp) == (250..<260).map(Self.at))
+    }
+
+    @Test func aCountTooLargeInInfoJSONReadsNothingOfTheChunkOutsideItsRange() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        _ = try store(url)
+        let infoURL = StoreLayout.infoURL(url)
+        var info = try JSONSerialization.jsonObject(with: Data(contentsOf: infoURL)) as! [String: Any]
+        var chunks = info["chunks"] as! [[String: Any]]
+        chunks[2]["recordCount"] = Int64.max
+        info["chunks"] = chunks
+        try JSONSerialization.data(withJSONObject: info).write(to: infoURL)
+        let reader = try LogStore.openForReading(at: url)
+        #expect(try reader.records(filter: window(150, 190)).all().isEmpty)
+        #expect(try reader.records(filter: window(200, 210)).all().map(\.timestamp) == (200..<210).map(Self.at))
+    }
+
+    @Test func aChunkIsNarrowedToItsUnlistedRecordsOnlyWhenNotSealedAndListedOutsideTheWindow() {
+        let chunk = ChunkInfo(file: "3.chunk.sqlite", sequence: 3, recordCount: 10, oldestTimestamp: Self.at(200), newestTimestamp: Self.at(209))
+        #expect(ChunkReader.narrowed(window(40, 60), for: chunk).afterID == 10)
+        #expect(ChunkReader.narrowed(window(300, 400), for: chunk).afterID == 10)
+        #expect(ChunkReader.narrowed(window(205, 300), for: chunk).afterID == nil)
+        #expect(ChunkReader.narrowed(StoreFilter(), for: chunk).afterID == nil)
+        var sealed = chunk
+        sealed.sealed = true
+        #expect(ChunkReader.narrowed(window(40, 60), for: sealed).afterID == nil)
+        #expect(ChunkReader.narrowed(window(40, 60), for: ChunkInfo(file: "4.chunk.sqlite", sequence: 4)).afterID == nil)
+    }
+
     @Test func aChunkThatInfoJSONDoesNotListIsRead() throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("s.logarchive")

@@ -233,8 +233,10 @@ enum MessageBlocks {
                 json.append(UInt8(ascii: "]"))
                 return .ids(String(decoding: json, as: UTF8.self))
             }
-            let statement = try database.prepare("SELECT count(*), sum(\(query.whereSQL)) FROM \(table)")
-            try statement.bind(query.bindings)
+            // Only the blocks from the first one the read wants (`firstBlock`): the rows of a
+            // rowid range, not the whole table.
+            let statement = try database.prepare("SELECT count(*), sum(\(query.whereSQL)) FROM \(table)\(query.firstBlock == nil ? "" : " WHERE block >= ?")")
+            try statement.bind(query.bindings + (query.firstBlock.map { [$0] } ?? []))
             guard try statement.step() else { return .scan }
             let total = statement.int64(at: 0), candidates = statement.int64(at: 1)
             return total > 0 && candidates * Int64(selectiveFraction) <= total ? .blocks : .scan
@@ -558,6 +560,8 @@ struct BlockQuery: Hashable {
     var positions: [UInt8]?
     var start: Int64?
     var end: Int64?
+    /// The first block that may hold a record the read wants (`StoreFilter.afterID`).
+    var firstBlock: Int64?
     /// Whether the chunk has the blocks' record masks, and the positions table.
     var masks = false
     var positionBlocks = false
@@ -574,12 +578,15 @@ struct BlockQuery: Hashable {
             start = filter.start
             end = filter.end
         }
+        // (A count in a stranger's Info.json may be the largest Int64: no block is past it.)
+        firstBlock = filter.afterID.map { $0 == .max ? .max : ($0 + 1) >> MessageBlocks.idShift }
         guard positions != nil || start != nil || end != nil else { return nil }
     }
 
     /// The condition on a block's row, over `block`, `oldest`, `newest` and `bits`.
     var whereSQL: String {
         var clauses: [String] = []
+        if firstBlock != nil { clauses.append("block >= ?") }
         if positions != nil { clauses.append("\(MessageBlocks.functionName)(bits, ?)") }
         if start != nil { clauses.append("newest >= ?") }
         if end != nil { clauses.append("oldest < ?") }
@@ -588,6 +595,7 @@ struct BlockQuery: Hashable {
 
     var bindings: [SQLValueConvertible?] {
         var values: [SQLValueConvertible?] = []
+        if let firstBlock { values.append(firstBlock) }
         if let positions { values.append(SQLBlob(positions)) }
         if let start { values.append(start) }
         if let end { values.append(end) }

@@ -21,6 +21,9 @@ public struct StoreFilter: Sendable, Hashable {
     public var messageSearch: [String]
     /// At most this many records (the first in timestamp order).
     public var limit: Int?
+    /// Only records whose id is above this one, in the chunk read: set per chunk by its reader
+    /// (`ChunkReader.narrowed`), not by callers.
+    var afterID: Int64?
 
     public init(start: Int64? = nil, end: Int64? = nil, whereSQL: String? = nil, bindings: [SQLValue] = [],
                 messageSearch: [String] = [], limit: Int? = nil) {
@@ -71,6 +74,10 @@ struct ChunkCondition {
         if let end = filter.end {
             clauses.append("timestamp < ?")
             values.append(end)
+        }
+        if let afterID = filter.afterID {
+            clauses.append("id > ?")
+            values.append(afterID)
         }
         if let whereSQL = filter.whereSQL, whereSQL.contains(where: { !$0.isWhitespace }) {
             clauses.append("(\(whereSQL))")
