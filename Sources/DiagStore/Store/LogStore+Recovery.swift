@@ -59,9 +59,8 @@ extension LogStore {
         }
         state.info = info
         let listed = info.chunks.filter { !unlisted.contains($0.file) }
-        if let newestListed = listed.map(\.sequence).max() {
-            state.finalRanges = Set(listed.filter { !$0.sealed && $0.sequence < newestListed }.map(\.file))
-        }
+        let newestListed = listed.map(\.sequence).max() ?? .min
+        state.finalRanges = Set(listed.filter { !$0.sealed && $0.sequence < newestListed }.map(\.file))
         if changed && !options.readOnly { try saveInfoLocked() }
     }
 
