@@ -192,6 +192,8 @@ import TestSupport
         let expected = late.filter { $0.timestamp < Self.at(60) }
         #expect(try reader.records(filter: window(30, 60)).all() == expected)
         #expect(try reader.records(filter: window(30, 60)).all().count == 34)
+        #expect(try reader.count(filter: window(30, 60)) == 34)
+        #expect(try reader.groupedCounts(by: .process, filter: window(30, 60)).reduce(0) { $0 + $1.count } == 34)
         // A window that meets the listed range reads the chunk whole.
         #expect(try reader.records(filter: window(250, 260)).all().map(\.timestamp) == (250..<260).map(Self.at))
     }

@@ -20,11 +20,14 @@ extension LogStore {
     public func count(filter: StoreFilter = StoreFilter()) throws -> Int64 {
         var total: Int64 = 0
         let trigrams = TrigramChoice()
-        try forEachChunk(filter) { database, tables, path in
-            let condition = ChunkCondition(filter: filter, tables: tables, database: database, path: path, trigrams: trigrams)
-            let statement = try database.prepare("SELECT count(*) FROM records\(condition.sql)")
-            try statement.bind(condition.bindings)
-            if try statement.step() { total += statement.int64(at: 0) }
+        for chunk in chunksToRead(filter) {
+            try readChunk(chunk) { database, tables, path in
+                let condition = ChunkCondition(filter: ChunkReader.narrowed(filter, for: chunk), tables: tables, database: database,
+                                               path: path, trigrams: trigrams)
+                let statement = try database.prepare("SELECT count(*) FROM records\(condition.sql)")
+                try statement.bind(condition.bindings)
+                if try statement.step() { total += statement.int64(at: 0) }
+            }
         }
         return total
     }
