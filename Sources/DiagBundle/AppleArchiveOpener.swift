@@ -20,8 +20,7 @@ public enum AppleArchiveOpener {
     public static func open(_ path: String, cache: BundleCache = BundleCache()) throws -> UnpackedArchive {
         let (folder, sha) = try unpacked(path, cache: cache)
         if (try? BundleReader.topFolder(in: folder)) == nil, let apple = findLogArchive(in: folder) { return .appleLog(apple) }
-        let root = try BundleReader.topFolder(in: folder)
-        return .bundle(OpenedBundle(root: root, manifest: try BundleReader.readManifest(root), archiveSHA256: sha))
+        return .bundle(try BundleReader.opened(folder, archiveSHA256: sha))
     }
 
     /// The archive unpacked into the cache (or found there), each kind checked before it is kept.

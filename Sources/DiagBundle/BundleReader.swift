@@ -45,6 +45,11 @@ public enum BundleReader {
         let (folder, sha) = try cache.unpack(path) { unpacked, digests in
             try admitUnpacked(root: try topFolder(in: unpacked), digests: digests, archive: path)
         }
+        return try opened(folder, archiveSHA256: sha)
+    }
+
+    /// The bundle unpacked into `folder` of the cache from the archive of digest `sha`.
+    static func opened(_ folder: URL, archiveSHA256 sha: String) throws -> OpenedBundle {
         let root = try topFolder(in: folder)
         return OpenedBundle(root: root, manifest: try readManifest(root), archiveSHA256: sha)
     }

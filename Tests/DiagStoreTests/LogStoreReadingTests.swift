@@ -210,14 +210,14 @@ import TestSupport
 
     @Test func aChunkIsNarrowedToItsUnlistedRecordsOnlyWhenNotSealedAndListedOutsideTheWindow() {
         let chunk = ChunkInfo(file: "3.chunk.sqlite", sequence: 3, recordCount: 10, oldestTimestamp: Self.at(200), newestTimestamp: Self.at(209))
-        #expect(ChunkReader.narrowed(window(40, 60), for: chunk).afterID == 10)
-        #expect(ChunkReader.narrowed(window(300, 400), for: chunk).afterID == 10)
-        #expect(ChunkReader.narrowed(window(205, 300), for: chunk).afterID == nil)
-        #expect(ChunkReader.narrowed(StoreFilter(), for: chunk).afterID == nil)
+        #expect(window(40, 60).narrowed(for: chunk).afterID == 10)
+        #expect(window(300, 400).narrowed(for: chunk).afterID == 10)
+        #expect(window(205, 300).narrowed(for: chunk).afterID == nil)
+        #expect(StoreFilter().narrowed(for: chunk).afterID == nil)
         var sealed = chunk
         sealed.sealed = true
-        #expect(ChunkReader.narrowed(window(40, 60), for: sealed).afterID == nil)
-        #expect(ChunkReader.narrowed(window(40, 60), for: ChunkInfo(file: "4.chunk.sqlite", sequence: 4)).afterID == nil)
+        #expect(window(40, 60).narrowed(for: sealed).afterID == nil)
+        #expect(window(40, 60).narrowed(for: ChunkInfo(file: "4.chunk.sqlite", sequence: 4)).afterID == nil)
     }
 
     @Test func aChunkThatInfoJSONDoesNotListIsRead() throws {

@@ -27,7 +27,6 @@ final class ChunkReader {
         self.chunk = chunk
         self.path = path
         self.connections = connections
-        let filter = Self.narrowed(filter, for: chunk)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
             // Mapped only when the cursor allows it: mapped chunk pages count in RSS, and a
@@ -43,7 +42,7 @@ final class ChunkReader {
             }
             self.database = database
             guard tables.hasRecords else { return nil }
-            let condition = ChunkCondition(filter: filter, tables: tables, database: database, path: path, trigrams: trigrams)
+            let condition = ChunkCondition(filter: filter, chunk: chunk, tables: tables, database: database, path: path, trigrams: trigrams)
             idOrder = Self.readsInIDOrder(chunk: chunk, filter: filter, condition: condition)
             let order = idOrder ? "id" : "timestamp, id"
             let limit = filter.limit.map { " LIMIT \(max(0, $0))" } ?? ""
@@ -59,21 +58,6 @@ final class ChunkReader {
             throw StoreError.chunk(path, error)
         }
         try advance()
-    }
-
-    /// `filter` for the records of a chunk not sealed yet that can be in its window when the
-    /// chunk's listed range (`Info.json`) misses it: those past the listed count. When the chunk
-    /// was listed, its records up to id `recordCount` were all there (SQLite gives a new row the
-    /// largest id plus one, and the largest id is at least the count), inside that range; a chunk
-    /// still written (diagd's open chunk) gets later records, of any time, past that id. Through
-    /// diagd at 10M records, a one-minute window read the whole of the open chunk's block sets
-    /// (180 to 230 page reads; now 5) to find none of its records there.
-    static func narrowed(_ filter: StoreFilter, for chunk: ChunkInfo) -> StoreFilter {
-        guard !chunk.sealed, chunk.recordCount > 0, let oldest = chunk.oldestTimestamp, let newest = chunk.newestTimestamp,
-              !filter.overlaps(oldest: oldest, newest: newest) else { return filter }
-        var narrowed = filter
-        narrowed.afterID = max(filter.afterID ?? 0, chunk.recordCount)
-        return narrowed
     }
 
     /// Whether the read asks SQLite for the rows in id order, the same as (timestamp, id) order

@@ -7,7 +7,7 @@ extension LogStore {
     /// being written may lag behind it.
     public func newestTimestamp() throws -> Int64? {
         var newest: Int64?
-        try forEachChunk(StoreFilter()) { database, _, _ in
+        try forEachChunk(StoreFilter()) { _, database, _, _ in
             let statement = try database.prepare("SELECT max(timestamp) FROM records")
             if try statement.step(), let value = statement.optionalInt64(at: 0) {
                 newest = max(newest ?? .min, value)

@@ -20,21 +20,18 @@ extension LogStore {
     public func count(filter: StoreFilter = StoreFilter()) throws -> Int64 {
         var total: Int64 = 0
         let trigrams = TrigramChoice()
-        for chunk in chunksToRead(filter) {
-            try readChunk(chunk) { database, tables, path in
-                let condition = ChunkCondition(filter: ChunkReader.narrowed(filter, for: chunk), tables: tables, database: database,
-                                               path: path, trigrams: trigrams)
-                let statement = try database.prepare("SELECT count(*) FROM records\(condition.sql)")
-                try statement.bind(condition.bindings)
-                if try statement.step() { total += statement.int64(at: 0) }
-            }
+        try forEachChunk(filter) { chunk, database, tables, path in
+            let condition = ChunkCondition(filter: filter, chunk: chunk, tables: tables, database: database, path: path, trigrams: trigrams)
+            let statement = try database.prepare("SELECT count(*) FROM records\(condition.sql)")
+            try statement.bind(condition.bindings)
+            if try statement.step() { total += statement.int64(at: 0) }
         }
         return total
     }
 
     /// Runs `body` on a read-only connection to every chunk that may hold records of `filter`.
-    func forEachChunk(_ filter: StoreFilter, _ body: (Database, ChunkTables, String) throws -> Void) throws {
-        for chunk in chunksToRead(filter) { try readChunk(chunk, body) }
+    func forEachChunk(_ filter: StoreFilter, _ body: (ChunkInfo, Database, ChunkTables, String) throws -> Void) throws {
+        for chunk in chunksToRead(filter) { try readChunk(chunk) { try body(chunk, $0, $1, $2) } }
     }
 
     /// The chunks that may hold records of `filter`, in the store's order: every chunk that may

@@ -46,8 +46,8 @@ extension LogStore {
                 guard index < chunks.count, done.withLock({ $0.failure == nil }) else { break }
                 do {
                     try readChunk(chunks[index]) { database, tables, path in
-                        let condition = ChunkCondition(filter: ChunkReader.narrowed(filter, for: chunks[index]), tables: tables,
-                                                       database: database, path: path, trigrams: trigrams)
+                        let condition = ChunkCondition(filter: filter, chunk: chunks[index], tables: tables, database: database,
+                                                       path: path, trigrams: trigrams)
                         let statement = try database.prepare("SELECT \(GroupTallies.columns), length(CAST(eventMessage AS BLOB)) FROM records\(condition.sql)")
                         try statement.bind(condition.bindings)
                         while try statement.step() { tallies.add(statement) }

@@ -22,7 +22,7 @@ public struct StoreFilter: Sendable, Hashable {
     /// At most this many records (the first in timestamp order).
     public var limit: Int?
     /// Only records whose id is above this one, in the chunk read: set per chunk by its reader
-    /// (`ChunkReader.narrowed`), not by callers.
+    /// (`narrowed(for:)`, through `ChunkCondition`), not by callers.
     var afterID: Int64?
 
     public init(start: Int64? = nil, end: Int64? = nil, whereSQL: String? = nil, bindings: [SQLValue] = [],
@@ -33,6 +33,21 @@ public struct StoreFilter: Sendable, Hashable {
         self.bindings = bindings
         self.messageSearch = messageSearch
         self.limit = limit
+    }
+
+    /// This filter for the records of a chunk not sealed yet that can be in its window when the
+    /// chunk's listed range (`Info.json`) misses it: those past the listed count. When the chunk
+    /// was listed, its records up to id `recordCount` were all there (SQLite gives a new row the
+    /// largest id plus one, and the largest id is at least the count), inside that range; a chunk
+    /// still written (diagd's open chunk) gets later records, of any time, past that id. Through
+    /// diagd at 10M records, a one-minute window read the whole of the open chunk's block sets
+    /// (180 to 230 page reads; now 5) to find none of its records there.
+    func narrowed(for chunk: ChunkInfo) -> StoreFilter {
+        guard !chunk.sealed, chunk.recordCount > 0, let oldest = chunk.oldestTimestamp, let newest = chunk.newestTimestamp,
+              !overlaps(oldest: oldest, newest: newest) else { return self }
+        var narrowed = self
+        narrowed.afterID = max(afterID ?? 0, chunk.recordCount)
+        return narrowed
     }
 
     /// True when a chunk holding times `oldest...newest` can have a matching record.
@@ -52,9 +67,12 @@ struct ChunkCondition {
     /// record masks' candidates), which SQLite then reads in id order.
     var selectsByID = false
 
-    /// The condition a read builds for the chunk at `path`, open as `database`, which holds
-    /// `tables`: its search index and its block sets used as `trigrams` decides for the read.
-    init(filter: StoreFilter, tables: ChunkTables, database: Database, path: String, trigrams: TrigramChoice) {
+    /// The condition a read builds for `chunk` at `path`, open as `database`, which holds
+    /// `tables`: its search index and its block sets used as `trigrams` decides for the read, and
+    /// only its records past the listed ones when its listed range misses the window
+    /// (`StoreFilter.narrowed`).
+    init(filter: StoreFilter, chunk: ChunkInfo, tables: ChunkTables, database: Database, path: String, trigrams: TrigramChoice) {
+        let filter = filter.narrowed(for: chunk)
         self.init(filter: filter, searchIndex: tables.hasSearchIndex,
                   blocks: BlockQuery(filter: filter, tables: tables).map { ($0, { trigrams.blockPlan($0, path: path, in: database) }) },
                   choose: { trigrams.choose($0, in: database) })
