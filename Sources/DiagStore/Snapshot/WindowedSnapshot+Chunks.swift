@@ -89,7 +89,9 @@ extension WindowedSnapshot {
                              recordCount: 0, oldestTimestamp: oldest, newestTimestamp: newest,
                              byteCount: size, searchIndex: names.contains(ChunkSchema.searchTable),
                              // The store's own measure of a sealed chunk, whose rows no longer change.
-                             timeOrdered: chunk.timeOrdered)
+                             timeOrdered: chunk.timeOrdered,
+                             // Sampled here for a chunk an older diagd sealed without them.
+                             timeSamples: chunk.timeSamples ?? ChunkTimeSamples(database: database)?.times)
         } catch {
             throw SnapshotError.failure("cannot read the figures of \(database.path): \(error)")
         }

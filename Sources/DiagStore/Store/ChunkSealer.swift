@@ -41,6 +41,9 @@ enum ChunkSealer {
         // A sealed chunk's rows keep their order (only deletions touch them): known, not walked again
         // (a search index built after the seal measures the chunk once more).
         measured.timeOrdered = measured.sealed ? try chunk.timeOrdered ?? idsFollowTime(database) : nil
+        // Likewise the time samples (65 rowid lookups): kept in Info.json, so that a read of a
+        // window need not open the chunk to sample it before its workers start.
+        measured.timeSamples = measured.sealed ? chunk.timeSamples ?? ChunkTimeSamples(database: database)?.times : nil
         return measured
     }
 

@@ -126,7 +126,7 @@ extension RecordCursor {
     /// least `2 × threads` slices of at least `smallestSlice`.
     static func overlapCuts(of chunks: [ChunkInfo], filter: StoreFilter, threads: Int, pathOf: (String) -> String) -> [Int64] {
         let spread = chunks.map { chunk -> [(low: Int64, high: Int64, count: Double)] in
-            if let samples = ChunkTimeSamples(chunk: chunk, path: pathOf(chunk.file)) {
+            if let samples = ChunkTimeSamples.of(chunk, path: pathOf(chunk.file)) {
                 return samples.ranges(count: Double(max(0, chunk.recordCount)), filter: filter)
             }
             guard let oldest = chunk.oldestTimestamp, let newest = chunk.newestTimestamp, newest < .max else { return [] }
