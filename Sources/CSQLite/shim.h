@@ -18,3 +18,19 @@ static inline int csqlite_db_config_flag(sqlite3 *db, int option, int on) {
 static inline int csqlite_config_memstatus(int on) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on);
 }
+
+// The number of frames in a connection's WAL after each of its commits, stored at `frames`
+// (sqlite3_wal_hook; it replaces SQLite's own automatic checkpoint hook, which the chunk writer
+// turns off). `frames` must outlive the hook: remove it (NULL) before freeing them.
+static int csqlite_wal_frames_hook(void *frames, sqlite3 *db, const char *name, int count) {
+    (void)db; (void)name;
+    *(int *)frames = count;
+    return SQLITE_OK;
+}
+static inline void csqlite_track_wal_frames(sqlite3 *db, int *frames) {
+    if (frames) {
+        sqlite3_wal_hook(db, csqlite_wal_frames_hook, frames);
+    } else {
+        sqlite3_wal_hook(db, 0, 0);
+    }
+}

@@ -5,12 +5,13 @@ import TestSupport
 @testable import DiagStore
 
 /// The open chunk's checkpoints run on a thread of their own: the writer's connection no longer
-/// checkpoints, yet the WAL is copied into the chunk file as it grows, and every row commits.
+/// checkpoints, yet the WAL is copied into the chunk file as it grows, and every row commits;
+/// the WAL stays bounded however small the commits.
 @Suite struct WALCheckpointerTests {
     @Test func theWALIsCopiedIntoTheChunkFileWhileTheWriterAppends() throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("chunk.sqlite").path
-        var writer: ChunkWriter? = try ChunkWriter(path: path, checkpointPages: 8)
+        var writer: ChunkWriter? = try ChunkWriter(path: path, checkpointFrames: 8)
         let emptySize = try fileSize(path)
         var appended = 0
         for batch in 0..<40 {
@@ -26,6 +27,33 @@ import TestSupport
         writer = nil
         #expect(try reader.scalarText("PRAGMA integrity_check") == "ok")
         #expect(try reader.scalarInt("SELECT count(*) FROM records") == Int64(appended))
+    }
+
+    /// A record a commit rewrites the same pages: the WAL is checkpointed by the frames it
+    /// holds, not by how far the file grew. The commits come a millisecond apart,
+    /// as a quiet system's do (far apart, that is): a checkpoint on the thread ends before the
+    /// next commit, which starts the WAL again from its beginning.
+    @Test func aChunkWrittenARecordACommitKeepsItsWALBounded() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("chunk.sqlite").path
+        var writer: ChunkWriter? = try ChunkWriter(path: path, checkpointFrames: 16)
+        var largest: Int64 = 0
+        for index in 0..<400 {
+            _ = try writer!.append(PackedRecords([StoreTestRecords.full(index)]))
+            largest = max(largest, walSize(path))
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        // Counted by the file's growth, 16 pages took some 200 commits of about 3 frames each:
+        // a WAL of some 600 frames. By frames, a few times 16.
+        #expect(largest < 200 * (4_096 + 24), "the WAL reached \(largest / (4_096 + 24)) frames")
+        writer = nil
+        let database = try Database.openForReading(path: path)
+        #expect(try database.scalarInt("SELECT count(*) FROM records") == 400)
+    }
+
+    private func walSize(_ path: String) -> Int64 {
+        var status = stat()
+        return stat(path + "-wal", &status) == 0 ? Int64(status.st_size) : 0
     }
 
     private func fileSize(_ path: String) throws -> Int64 {
