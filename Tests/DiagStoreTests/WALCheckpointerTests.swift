@@ -30,13 +30,14 @@ import TestSupport
     }
 
     /// A record a commit rewrites the same pages: the WAL is checkpointed by the frames it
-    /// holds, not by how far the file grew. The commits come a millisecond apart,
+    /// holds, not by how far the file grew, whether or not the seal is to fold it. The commits come a millisecond apart,
     /// as a quiet system's do (far apart, that is): a checkpoint on the thread ends before the
     /// next commit, which starts the WAL again from its beginning.
-    @Test func aChunkWrittenARecordACommitKeepsItsWALBounded() throws {
+    @Test(arguments: [false, true])
+    func aChunkWrittenARecordACommitKeepsItsWALBounded(foldsAtSeal: Bool) throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("chunk.sqlite").path
-        var writer: ChunkWriter? = try ChunkWriter(path: path, checkpointFrames: 16)
+        var writer: ChunkWriter? = try ChunkWriter(path: path, checkpointFrames: 16, foldsAtSeal: foldsAtSeal)
         var largest: Int64 = 0
         for index in 0..<400 {
             _ = try writer!.append(PackedRecords([StoreTestRecords.full(index)]))

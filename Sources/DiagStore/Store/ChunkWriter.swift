@@ -15,7 +15,10 @@ final class ChunkWriter {
     private let blocks: MessageBlockWriter?
     private let pageCount: Statement
     private let pageSize: Int64
-    /// WAL frames between two checkpoints: SQLite's own default (32 MiB of 4 KiB pages).
+    /// WAL frames between two checkpoints: SQLite's own default (32 MiB of 4 KiB pages); with
+    /// `foldsAtSeal`, more than a chunk fills in a burst (`LogStore` gives twice its size limit),
+    /// so that only a chunk written slowly, a few records a commit, is checkpointed before its
+    /// seal (it writes the same pages again at each commit: its WAL would grow without bound).
     let checkpointFrames: Int64
     /// Frames in the WAL after this connection's last commit (SQLite's WAL hook), and what
     /// they were when a checkpoint was last asked for.
@@ -23,9 +26,16 @@ final class ChunkWriter {
     private var framesAtLastCheckpoint: Int64 = 0
     private var checkpointer: WALCheckpointer?
 
-    /// Opens (creating if needed) the chunk at `path` for appending.
-    init(path: String, checkpointFrames: Int64 = 8_192) throws {
+    /// Whether the chunk's WAL is left whole until the chunk is sealed (`foldsWALAtSeal`): no
+    /// checkpoint while it is written, none when this connection closes, unless
+    /// `checkpointOnClose()` asks for one.
+    let foldsAtSeal: Bool
+
+    /// Opens (creating if needed) the chunk at `path` for appending. `foldsAtSeal`: see
+    /// `LogStore.Options.foldsWALAtSeal`.
+    init(path: String, checkpointFrames: Int64 = 8_192, foldsAtSeal: Bool = false) throws {
         self.path = path
+        self.foldsAtSeal = foldsAtSeal
         self.checkpointFrames = checkpointFrames
         walFrames = .allocate(capacity: 1)
         walFrames.initialize(to: 0)
@@ -54,6 +64,11 @@ final class ChunkWriter {
             pageSize = try database.scalarInt("PRAGMA page_size") ?? 4096
             // Last: nothing may throw once the thread runs (a deinit that never runs would not stop it).
             try database.execute("PRAGMA wal_autocheckpoint = 0")
+            if foldsAtSeal {
+                // The seal folds the WAL into the file (`ChunkSealer`); closing this connection
+                // must not do it on the writer's thread.
+                try Self.setCheckpointOnClose(database, false)
+            }
             csqlite_track_wal_frames(database.handle, walFrames)
             checkpointer = try WALCheckpointer(path: path)
         } catch {
@@ -65,6 +80,32 @@ final class ChunkWriter {
         checkpointer?.stop()
         csqlite_track_wal_frames(database.handle, nil)
         walFrames.deallocate()
+    }
+
+    /// Makes the last close of this connection checkpoint the WAL and remove it, as SQLite
+    /// does by default: for a chunk sealed since (its WAL is empty), or a store closing.
+    func checkpointOnClose() {
+        try? Self.setCheckpointOnClose(database, true)
+    }
+
+    /// Copies the whole WAL into the file and empties it (waiting for readers within the busy
+    /// timeout); a failure leaves it to the seal.
+    func fold() {
+        try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// Frees what a closed chunk's connection no longer needs (its page cache, its checkpoint
+    /// thread and that thread's connection): it is kept open only so that its WAL index stays
+    /// valid for readers until the seal.
+    func release() {
+        checkpointer?.stop()
+        checkpointer = nil
+        try? database.execute("PRAGMA shrink_memory")
+    }
+
+    private static func setCheckpointOnClose(_ database: Database, _ on: Bool) throws {
+        let code = csqlite_db_config_flag(database.handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, on ? 0 : 1)
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "cannot set SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE") }
     }
 
     /// The block sets' writer: the chunk's tables, or new ones when the chunk has no row yet. A
@@ -143,7 +184,7 @@ final class ChunkWriter {
     /// When it has not finished the one before (starved, or failing), this connection
     /// checkpoints, as SQLite's own automatic checkpoint would have: the WAL stays bounded.
     /// Like that automatic checkpoint, a failure here is not the commit's (it is durable): the
-    /// next one tries again, and closing the chunk checkpoints it whole.
+    /// next one tries again, and closing or sealing the chunk checkpoints it whole.
     ///
     /// Counted in frames, not in pages the file grew by (as it was until 2026-12-04): a chunk
     /// written a record a commit writes the same few pages again each time (1,298 frames for

@@ -39,6 +39,9 @@ extension LogStore {
             }
             guard !doomed.isEmpty else { return [] }
             let removed = state.info.chunks.filter { doomed.contains($0.file) }
+            // A closed chunk still waiting for its seal to fold the WAL goes whole: its
+            // connection closes first, without folding what is about to be removed.
+            for file in doomed { state.waitingFolds.removeValue(forKey: file) }
             // Info.json first: a crash before the files go leaves them listed again at the next open.
             state.info.chunks.removeAll { doomed.contains($0.file) }
             try saveInfoLocked()

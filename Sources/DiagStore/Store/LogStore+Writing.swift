@@ -71,6 +71,8 @@ extension LogStore {
         try forEachClaimedChunk(where: { state, chunk in !chunk.sealed && !chunk.mayBeAppendedTo(state) }) { chunk in
             let sealed = try ChunkSealer.seal(path: chunkPath(chunk.file), chunk: chunk)
             try lock.withLock {
+                // The seal folded the WAL: the connection kept for it may close, and remove it.
+                if let writer = state.waitingFolds.removeValue(forKey: chunk.file) { writer.checkpointOnClose() }
                 guard let index = state.info.chunks.firstIndex(where: { $0.file == chunk.file }) else { return }
                 state.info.chunks[index] = sealed
                 try saveInfoLocked()
@@ -112,7 +114,7 @@ extension LogStore {
         if let newest = state.info.chunks.last, !newest.sealed, newest.byteCount < options.chunkSizeLimit,
            !state.sealing.contains(newest.file), !state.closed.contains(newest.file)
         {
-            let writer = try ChunkWriter(path: chunkPath(newest.file))
+            let writer = try ChunkWriter(path: chunkPath(newest.file), checkpointFrames: writerCheckpointFrames, foldsAtSeal: options.foldsWALAtSeal)
             state.writer = writer
             state.writerChunk = newest.file
             return (writer, newest.file)
@@ -125,7 +127,7 @@ extension LogStore {
         } catch {
             throw StoreError(.io, path: persistURL.path, reason: "cannot create the chunk folder: \(error.localizedDescription)")
         }
-        let writer = try ChunkWriter(path: path)
+        let writer = try ChunkWriter(path: path, checkpointFrames: writerCheckpointFrames, foldsAtSeal: options.foldsWALAtSeal)
         state.info.chunks.append(chunk)
         state.writer = writer
         state.writerChunk = chunk.file
@@ -137,10 +139,43 @@ extension LogStore {
         if let writer = state.writer, let file = state.writerChunk {
             try refreshWriterSize(writer, file: file)
             state.closed.insert(file)
+            if writer.foldsAtSeal { retireWriterLocked(writer, file: file) }
         }
         state.writer = nil
         state.writerChunk = nil
         try saveInfoLocked()
+    }
+
+    /// WAL frames between two checkpoints of the open chunk: SQLite's default, or with
+    /// `foldsWALAtSeal` twice the chunk's size limit in 4 KiB pages (a burst fills a chunk with
+    /// a frame or so per page; only a chunk written slowly gets there before its seal).
+    private var writerCheckpointFrames: Int64 {
+        options.foldsWALAtSeal ? max(8_192, 2 * options.chunkSizeLimit / 4_096) : 8_192
+    }
+
+    /// The most closed chunks whose connection waits for the seal to fold their WAL
+    /// (`Options.foldsWALAtSeal`): each holds up to a chunk of WAL (64 MiB) and a connection.
+    static let maximumWaitingFolds = 4
+
+    /// Keeps a closed chunk's connection until its seal. Past `maximumWaitingFolds`, the oldest
+    /// is folded (a checkpoint of its whole WAL) and closed on a thread of its own, never on
+    /// the writer's: a finisher that falls behind (a long burst) leaves WALs no longer than
+    /// before, and no more connections.
+    private func retireWriterLocked(_ writer: ChunkWriter, file: String) {
+        writer.release()
+        state.waitingFolds[file] = writer
+        guard state.waitingFolds.count > Self.maximumWaitingFolds,
+              let oldest = state.waitingFolds.keys.min(by: { (StoreLayout.sequence(ofChunkFile: $0) ?? 0, $0) < (StoreLayout.sequence(ofChunkFile: $1) ?? 0, $1) }),
+              let folding = state.waitingFolds.removeValue(forKey: oldest)
+        else { return }
+        folding.checkpointOnClose()
+        let handed = Transferred(folding)
+        let thread = Thread {
+            ThreadName.setCurrent("diag-fold")
+            // The copy, here; the close after it (wherever the last reference goes) finds an empty WAL.
+            handed.value.fold()
+        }
+        thread.start()
     }
 
     func refreshWriterSize(_ writer: ChunkWriter, file: String) throws {

@@ -23,14 +23,23 @@ public final class LogStore: @unchecked Sendable {
         public var migrationBatchSize: Int
         /// How often appends refresh `Info.json`, at most.
         public var infoRefreshSeconds: Double
+        /// Leave the open chunk's WAL whole until the chunk is sealed, and have the seal fold it
+        /// into the file (diagd, whose seals run on a thread of their own), instead of copying it
+        /// into the file every 32 MiB on a checkpoint thread beside the writer and once more when
+        /// the writer closes the chunk, on the writer's thread (docs/STORE.md, "Writing"). A
+        /// closed chunk's connection stays open until its seal (at most `maximumWaitingFolds`
+        /// chunks: past that, the oldest is folded on a thread of its own), so that readers keep
+        /// finding its WAL index instead of rebuilding it from the whole WAL at each open.
+        public var foldsWALAtSeal: Bool
 
         public init(chunkSizeLimit: Int64 = 64 << 20, readOnly: Bool = false, sealOnRotation: Bool = true,
-                    migrationBatchSize: Int = 50_000, infoRefreshSeconds: Double = 1) {
+                    migrationBatchSize: Int = 50_000, infoRefreshSeconds: Double = 1, foldsWALAtSeal: Bool = false) {
             self.chunkSizeLimit = chunkSizeLimit
             self.readOnly = readOnly
             self.sealOnRotation = sealOnRotation
             self.migrationBatchSize = migrationBatchSize
             self.infoRefreshSeconds = infoRefreshSeconds
+            self.foldsWALAtSeal = foldsWALAtSeal
         }
 
         public static var readOnly: Options { Options(readOnly: true) }
@@ -40,6 +49,9 @@ public final class LogStore: @unchecked Sendable {
         var info: StoreInfo
         var writer: ChunkWriter?
         var writerChunk: String?
+        /// With `foldsWALAtSeal`: the connections of closed chunks whose WAL the seal has not
+        /// folded yet, by chunk file, kept open until then (`retireWriterLocked`).
+        var waitingFolds: [String: ChunkWriter] = [:]
         /// The lock that makes this value the store's only appender, once it has appended.
         var writerLock: WriterLock?
         var sealing: Set<String> = []
@@ -155,6 +167,10 @@ public final class LogStore: @unchecked Sendable {
             }
             state.writer = nil
             state.writerChunk = nil
+            // Closed chunks not sealed yet are folded as the connections close: the next open's
+            // readers then find no WAL to rebuild an index of.
+            for writer in state.waitingFolds.values { writer.checkpointOnClose() }
+            state.waitingFolds = [:]
             try saveInfoLocked()
             state.writerLock = nil
         }
