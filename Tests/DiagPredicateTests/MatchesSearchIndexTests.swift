@@ -98,7 +98,7 @@ struct MatchesSearchIndexTests {
             let statement = try database.prepare("EXPLAIN QUERY PLAN SELECT id FROM records\(condition.sql)")
             try statement.bind(condition.bindings)
             var details: [String] = []
-            while try statement.step() { details.append(try statement.string(at: 3)) }
+            while try statement.step() { details.append(statement.string(at: 3)) }
             let usesIndex = details.contains { $0.contains(ChunkSchema.searchTable) }
             #expect(usesIndex == searchIndex, "\(details)")
         }

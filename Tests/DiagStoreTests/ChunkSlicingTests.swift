@@ -163,11 +163,11 @@ import TestSupport
         #expect(read == records.filter { $0.process == "scheduler" }.sorted { $0.timestamp < $1.timestamp })
 
         // A WAL holding frames beside it: read the usual way, so that SQLite reads them.
-        FileManager.default.createFile(atPath: path + "-wal", contents: Data(repeating: 0, count: 32))
+        #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data(repeating: 0, count: 32)))
         #expect(!ChunkConnections.isSettled(info, path: path))
         try FileManager.default.removeItem(atPath: path + "-wal")
         // An empty one left by a reader that closed: settled.
-        FileManager.default.createFile(atPath: path + "-wal", contents: Data())
+        #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data()))
         #expect(ChunkConnections.isSettled(info, path: path))
     }
 
