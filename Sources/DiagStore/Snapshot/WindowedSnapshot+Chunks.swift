@@ -91,7 +91,9 @@ extension WindowedSnapshot {
                              // The store's own measure of a sealed chunk, whose rows no longer change.
                              timeOrdered: chunk.timeOrdered,
                              // Sampled here for a chunk an older diagd sealed without them.
-                             timeSamples: chunk.timeSamples ?? ChunkTimeSamples(database: database)?.times)
+                             timeSamples: chunk.timeSamples ?? ChunkTimeSamples(database: database)?.times,
+                             timeBuckets: names.contains(StoreLayout.timestampIndex)
+                                 ? ChunkTimeBuckets.measure(database, oldest: oldest, newest: newest) : nil)
         } catch {
             throw SnapshotError.failure("cannot read the figures of \(database.path): \(error)")
         }

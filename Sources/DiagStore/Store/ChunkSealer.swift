@@ -44,6 +44,8 @@ enum ChunkSealer {
         // Likewise the time samples (65 rowid lookups): kept in Info.json, so that a read of a
         // window need not open the chunk to sample it before its workers start.
         measured.timeSamples = measured.sealed ? chunk.timeSamples ?? ChunkTimeSamples(database: database)?.times : nil
+        // Measured afresh each time (a millisecond): the range they cut may have narrowed.
+        measured.timeBuckets = measured.sealed ? ChunkTimeBuckets.measure(database, oldest: measured.oldestTimestamp, newest: measured.newestTimestamp) : nil
         return measured
     }
 

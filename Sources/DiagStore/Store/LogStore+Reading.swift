@@ -43,7 +43,8 @@ extension LogStore {
         let (chunks, finalRanges) = lock.withLock { (state.info.chunks, state.finalRanges) }
         return chunks.filter { chunk in
             (!chunk.sealed && !finalRanges.contains(chunk.file))
-                || (chunk.recordCount > 0 && filter.overlaps(oldest: chunk.oldestTimestamp, newest: chunk.newestTimestamp))
+                || (chunk.recordCount > 0 && filter.overlaps(oldest: chunk.oldestTimestamp, newest: chunk.newestTimestamp)
+                    && filter.mayHoldRecords(of: chunk))
         }
     }
 

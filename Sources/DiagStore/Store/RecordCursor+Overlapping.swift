@@ -69,7 +69,7 @@ extension RecordCursor {
                 var slice = filter
                 slice.start = index == 0 ? filter.start : cuts[index - 1]
                 slice.end = index == cuts.count ? filter.end : cuts[index]
-                let chunks = sealed.filter { slice.overlaps(oldest: $0.oldestTimestamp, newest: $0.newestTimestamp) }
+                let chunks = sealed.filter { slice.mayHoldRecords(of: $0) }
                 guard !chunks.isEmpty else { continue }
                 parts.append(RecordCursorPart(chunks: chunks, paths: chunks.map { pathOf($0.file) }, filter: slice,
                                               trigrams: trigrams, mapped: mapped, task: parts.count))

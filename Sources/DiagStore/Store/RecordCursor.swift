@@ -28,7 +28,7 @@ public final class RecordCursor {
         self.trigrams = trigrams
         self.connections = connections
         let pending = chunks
-            .filter { !$0.sealed || ($0.recordCount > 0 && filter.overlaps(oldest: $0.oldestTimestamp, newest: $0.newestTimestamp)) }
+            .filter { filter.mayHoldRecords(of: $0) }
             .sorted { ($0.sealed ? $0.oldestTimestamp ?? .min : .min, $0.sequence) < ($1.sealed ? $1.oldestTimestamp ?? .min : .min, $1.sequence) }
         self.pending = pending
         self.mapped = mapped ?? Self.mapsChunks(pending, filter: filter)

@@ -32,10 +32,15 @@ public struct ChunkInfo: Codable, Sendable, Hashable {
     /// threads depends on them, never which records it reads, so a stranger's values cost at
     /// most time (`ChunkTimeSamples(stored:)` ignores any it cannot use).
     public var timeSamples: [Int64]?
+    /// Which of 256 equal parts of the chunk's time range hold records (`ChunkTimeBuckets`),
+    /// measured when it is sealed: a read of a window skips a sealed chunk whose parts under the
+    /// window are empty without opening it. Nil for an open chunk and in an older store's
+    /// `Info.json`, and ignored when not of the expected shape: the range alone decides then.
+    public var timeBuckets: [Int64]?
 
     public init(file: String, sequence: Int64, sealed: Bool = false, recordCount: Int64 = 0,
                 oldestTimestamp: Int64? = nil, newestTimestamp: Int64? = nil, byteCount: Int64 = 0, searchIndex: Bool = false,
-                timeOrdered: Bool? = nil, timeSamples: [Int64]? = nil) {
+                timeOrdered: Bool? = nil, timeSamples: [Int64]? = nil, timeBuckets: [Int64]? = nil) {
         self.file = file
         self.sequence = sequence
         self.sealed = sealed
@@ -46,6 +51,7 @@ public struct ChunkInfo: Codable, Sendable, Hashable {
         self.searchIndex = searchIndex
         self.timeOrdered = timeOrdered
         self.timeSamples = timeSamples
+        self.timeBuckets = timeBuckets
     }
 
     static func fileName(sequence: Int64) -> String { StoreLayout.chunkFileName(sequence: sequence) }
@@ -99,9 +105,9 @@ public struct StoreInfo: Codable, Sendable, Hashable {
 }
 
 extension StoreInfo {
-    /// The largest `Info.json` read: about 7,500 chunks at some 2,200 bytes an entry, time samples
-    /// included (470 GB of 64 MB chunks), more than any store this machine keeps (diagd's quota
-    /// is at most 4 GB unless set).
+    /// The largest `Info.json` read: about 7,000 chunks at some 2,350 bytes an entry, time
+    /// samples and buckets included (450 GB of 64 MB chunks), more than any store this machine
+    /// keeps (diagd's quota is at most 4 GB unless set).
     public static let maximumFileSize: Int64 = 16 << 20
 
     /// Reads a store's `Info.json`, bounded and checked (`diag verify` reads a bundle's with it).
@@ -168,12 +174,13 @@ extension StoreInfo {
                       let chunkNewest = optionalInteger(fields["newestTimestamp"]),
                       case .int(let byteCount)? = fields["byteCount"], case .bool(let searchIndex)? = fields["searchIndex"],
                       let timeOrdered = optionalBool(fields["timeOrdered"]),
-                      let timeSamples = optionalIntegers(fields["timeSamples"])
+                      let timeSamples = optionalIntegers(fields["timeSamples"]),
+                      let timeBuckets = optionalIntegers(fields["timeBuckets"])
                 else { return nil }
                 chunks.append(ChunkInfo(file: file, sequence: sequence, sealed: sealed, recordCount: count,
                                         oldestTimestamp: chunkOldest, newestTimestamp: chunkNewest,
                                         byteCount: byteCount, searchIndex: searchIndex, timeOrdered: timeOrdered,
-                                        timeSamples: timeSamples))
+                                        timeSamples: timeSamples, timeBuckets: timeBuckets))
             }
         default: return nil
         }
