@@ -92,19 +92,21 @@ public struct TCPAddress: Sendable, Hashable, CustomStringConvertible {
         }
         guard got == 0 else { return "?" }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        // inet_ntop's text, up to its terminating NUL.
+        func written() -> String { String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         let family = storage.ss_family
         return withUnsafePointer(to: &storage) { pointer -> String in
             if family == sa_family_t(AF_INET) {
                 return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
                     var raw = address.pointee.sin_addr
                     inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
-                    return "\(String(cString: text)):\(UInt16(bigEndian: address.pointee.sin_port))"
+                    return "\(written()):\(UInt16(bigEndian: address.pointee.sin_port))"
                 }
             }
             return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
                 var raw = address.pointee.sin6_addr
                 inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
-                return "[\(String(cString: text))]:\(UInt16(bigEndian: address.pointee.sin6_port))"
+                return "[\(written())]:\(UInt16(bigEndian: address.pointee.sin6_port))"
             }
         }
     }
