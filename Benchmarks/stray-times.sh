@@ -21,13 +21,8 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 count=${1:-2000000}
 command -v hyperfine >/dev/null || { echo "stray-times.sh needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
 if [ -n "${WORK:-}" ]; then work=$WORK; mkdir -p "$work"; else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
-if [ -n "${DIAG:-}" ]; then
-    diag=$DIAG
-else
-    echo "building diag (release)…" >&2
-    swift build -c release --product diag --package-path "$repo" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
-    diag="$(swift build -c release --package-path "$repo" --show-bin-path)/diag"
-fi
+source "$repo/Benchmarks/lib.sh"
+diag=$(diag_binary "$repo" "$work")
 
 plain="$work/records-$count.ndjson"
 strays="$work/strays-$count.ndjson"

@@ -32,15 +32,6 @@ import TestSupport
         return store
     }
 
-    private func editChunks(_ url: URL, _ edit: (inout [[String: Any]]) -> Void) throws {
-        let infoURL = StoreLayout.infoURL(url)
-        var info = try JSONSerialization.jsonObject(with: Data(contentsOf: infoURL)) as! [String: Any]
-        var chunks = info["chunks"] as! [[String: Any]]
-        edit(&chunks)
-        info["chunks"] = chunks
-        try JSONSerialization.data(withJSONObject: info).write(to: infoURL)
-    }
-
     private func window(_ from: Int64, _ to: Int64) -> StoreFilter { StoreFilter(start: from, end: to) }
 
     @Test func theSealMeasuresTheBucketsAndTheEmptyOnesAreSkipped() throws {
@@ -104,7 +95,7 @@ import TestSupport
         try store(url).close()
         let bare = folder.file("bare.logarchive")
         try FileManager.default.copyItem(at: url, to: bare)
-        try editChunks(bare) { chunks in for index in chunks.indices { chunks[index]["timeBuckets"] = nil } }
+        try StoreTestFiles.editChunks(bare) { chunks in for index in chunks.indices { chunks[index]["timeBuckets"] = nil } }
         #expect(try LogStore.openForReading(at: bare).info.chunks.allSatisfy { $0.timeBuckets == nil })
         let withBuckets = try LogStore.openForReading(at: url)
         let without = try LogStore.openForReading(at: bare)
@@ -159,7 +150,7 @@ import TestSupport
         let folder = try TemporaryDirectory()
         let url = folder.file("s.logarchive")
         try store(url).close()
-        try editChunks(url) { chunks in chunks[1]["timeBuckets"] = ["a", "b"] }
+        try StoreTestFiles.editChunks(url) { chunks in chunks[1]["timeBuckets"] = ["a", "b"] }
         #expect {
             _ = try StoreInfo.load(from: StoreLayout.infoURL(url))
         } throws: { error in

@@ -27,15 +27,6 @@ import TestSupport
         return store
     }
 
-    private func editChunks(_ url: URL, _ edit: (inout [[String: Any]]) -> Void) throws {
-        let infoURL = StoreLayout.infoURL(url)
-        var info = try JSONSerialization.jsonObject(with: Data(contentsOf: infoURL)) as! [String: Any]
-        var chunks = info["chunks"] as! [[String: Any]]
-        edit(&chunks)
-        info["chunks"] = chunks
-        try JSONSerialization.data(withJSONObject: info).write(to: infoURL)
-    }
-
     @Test func theSealKeepsTheSamplesInInfoJSON() throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("s.logarchive")
@@ -101,7 +92,7 @@ import TestSupport
         let expected = try LogStore.openForReading(at: url).records(filter: filter).all()
         #expect(expected.count == 4_000)
         // A stranger's samples that say every record is at the chunk's end: other cuts, the same records.
-        try editChunks(url) { chunks in
+        try StoreTestFiles.editChunks(url) { chunks in
             for index in 0..<2 {
                 let newest = chunks[index]["newestTimestamp"] as! Int64
                 chunks[index]["timeSamples"] = [chunks[index]["oldestTimestamp"] as! Int64] + Array(repeating: newest, count: 64)

@@ -135,16 +135,6 @@ import TestSupport
 
     private func window(_ from: Int, _ to: Int) -> StoreFilter { StoreFilter(start: Self.at(from), end: Self.at(to)) }
 
-    /// Rewrites the chunks' entries of the store's Info.json, as a failed save or a hand leaves them.
-    private func editChunks(_ url: URL, _ edit: (inout [[String: Any]]) -> Void) throws {
-        let infoURL = StoreLayout.infoURL(url)
-        var info = try JSONSerialization.jsonObject(with: Data(contentsOf: infoURL)) as! [String: Any]
-        var chunks = info["chunks"] as! [[String: Any]]
-        edit(&chunks)
-        info["chunks"] = chunks
-        try JSONSerialization.data(withJSONObject: info).write(to: infoURL)
-    }
-
     @Test func aClosedUnsealedChunkOutsideTheWindowIsNotOpened() throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("s.logarchive")
@@ -202,7 +192,7 @@ import TestSupport
         let folder = try TemporaryDirectory()
         let url = folder.file("s.logarchive")
         _ = try store(url)
-        try editChunks(url) { $0[2]["recordCount"] = Int64.max }
+        try StoreTestFiles.editChunks(url) { $0[2]["recordCount"] = Int64.max }
         let reader = try LogStore.openForReading(at: url)
         #expect(try reader.records(filter: window(150, 190)).all().isEmpty)
         #expect(try reader.records(filter: window(200, 210)).all().map(\.timestamp) == (200..<210).map(Self.at))
@@ -226,7 +216,7 @@ import TestSupport
         _ = try store(url)
         // Info.json without chunk 1 (its writer failed to save it, or it was edited): chunk 1's
         // range is not known, whatever chunks are listed after it.
-        try editChunks(url) { $0.removeFirst() }
+        try StoreTestFiles.editChunks(url) { $0.removeFirst() }
         let reader = try LogStore.openForReading(at: url)
         #expect(try reader.records(filter: window(0, 50)).all().map(\.timestamp) == (0..<10).map(Self.at))
     }

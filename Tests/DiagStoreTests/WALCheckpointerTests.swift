@@ -23,7 +23,7 @@ import TestSupport
         // fallback's, when the thread is behind) can have grown the chunk file.
         let reader = try Database(path: path, options: .init(readOnly: true))
         #expect(try reader.scalarInt("SELECT count(*) FROM records") == Int64(appended))
-        #expect(try waitFor { try fileSize(path) > emptySize + 8 * 4096 })
+        #expect(try StoreTestFiles.waitFor { try fileSize(path) > emptySize + 8 * 4096 })
         writer = nil
         #expect(try reader.scalarText("PRAGMA integrity_check") == "ok")
         #expect(try reader.scalarInt("SELECT count(*) FROM records") == Int64(appended))
@@ -59,15 +59,5 @@ import TestSupport
 
     private func fileSize(_ path: String) throws -> Int64 {
         (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
-    }
-
-    /// Polls `condition` for up to 30 seconds (the thread runs when the scheduler lets it).
-    private func waitFor(_ condition: () throws -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return try condition()
     }
 }

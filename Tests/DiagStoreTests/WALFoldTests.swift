@@ -18,16 +18,6 @@ import TestSupport
         store.lock.withLock { store.state.waitingFolds.keys.sorted() }
     }
 
-    /// Polls `condition` for up to 30 seconds.
-    private func waitFor(_ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return try condition()
-    }
-
     /// Appends `batches` batches of 200 records; a chunk closes every 512 KiB.
     private func fill(_ store: LogStore, batches: Range<Int>) throws {
         for batch in batches {
@@ -79,7 +69,7 @@ import TestSupport
         #expect(waiting == Array(closedFiles.suffix(LogStore.maximumWaitingFolds)))
         for chunk in closedFiles.dropLast(LogStore.maximumWaitingFolds) {
             let path = StoreLayout.chunkURL(url, file: chunk).path
-            #expect(waitFor { size(path + "-wal") == 0 && size(path) > 128 << 10 }, "\(chunk) folded")
+            #expect(StoreTestFiles.waitFor { size(path + "-wal") == 0 && size(path) > 128 << 10 }, "\(chunk) folded")
         }
         try store.close()
         #expect(waitingFolds(store).isEmpty)
