@@ -48,7 +48,7 @@ import TestSupport
             #expect(buckets.cover(oldest: chunk.oldestTimestamp!, newest: chunk.newestTimestamp!))
             // Two days and two seconds cut in 256: the first bucket holds the 2,000 records, one
             // in the middle the first stray, the last the second; nothing else.
-            let set = (0..<ChunkTimeBuckets.count).filter { buckets.words[$0 / 64] & (1 << UInt64($0 % 64)) != 0 }
+            let set = (0..<ChunkTimeBuckets.count).filter { buckets.holds($0) }
             #expect(set == [0, 127, 255], "chunk \(index): \(set)")
             let start = StoreTestRecords.base + Int64(index) * 60 * Self.minute
             #expect(window(start, start + Self.minute).mayHoldRecords(of: chunk))

@@ -14,6 +14,12 @@ enum StoreTestFiles {
         try JSONSerialization.data(withJSONObject: info).write(to: infoURL)
     }
 
+    /// The size of the file at `path` in bytes, 0 when there is none.
+    static func size(_ path: String) -> Int64 {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int64(status.st_size) : 0
+    }
+
     /// Polls `condition` for up to 30 seconds (a thread runs when the scheduler lets it).
     static func waitFor(_ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(30)

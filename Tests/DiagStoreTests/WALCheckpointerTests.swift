@@ -12,7 +12,7 @@ import TestSupport
         let folder = try TemporaryDirectory()
         let path = folder.file("chunk.sqlite").path
         var writer: ChunkWriter? = try ChunkWriter(path: path, checkpointFrames: 8)
-        let emptySize = try fileSize(path)
+        let emptySize = StoreTestFiles.size(path)
         var appended = 0
         for batch in 0..<40 {
             let records = (0..<50).map { StoreTestRecords.full(batch * 50 + $0) }
@@ -23,7 +23,7 @@ import TestSupport
         // fallback's, when the thread is behind) can have grown the chunk file.
         let reader = try Database(path: path, options: .init(readOnly: true))
         #expect(try reader.scalarInt("SELECT count(*) FROM records") == Int64(appended))
-        #expect(try StoreTestFiles.waitFor { try fileSize(path) > emptySize + 8 * 4096 })
+        #expect(StoreTestFiles.waitFor { StoreTestFiles.size(path) > emptySize + 8 * 4096 })
         writer = nil
         #expect(try reader.scalarText("PRAGMA integrity_check") == "ok")
         #expect(try reader.scalarInt("SELECT count(*) FROM records") == Int64(appended))
@@ -41,7 +41,7 @@ import TestSupport
         var largest: Int64 = 0
         for index in 0..<400 {
             _ = try writer!.append(PackedRecords([StoreTestRecords.full(index)]))
-            largest = max(largest, walSize(path))
+            largest = max(largest, StoreTestFiles.size(path + "-wal"))
             Thread.sleep(forTimeInterval: 0.001)
         }
         // Counted by the file's growth, 16 pages took some 200 commits of about 3 frames each:
@@ -50,14 +50,5 @@ import TestSupport
         writer = nil
         let database = try Database.openForReading(path: path)
         #expect(try database.scalarInt("SELECT count(*) FROM records") == 400)
-    }
-
-    private func walSize(_ path: String) -> Int64 {
-        var status = stat()
-        return stat(path + "-wal", &status) == 0 ? Int64(status.st_size) : 0
-    }
-
-    private func fileSize(_ path: String) throws -> Int64 {
-        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
     }
 }

@@ -9,11 +9,6 @@ import TestSupport
 /// connection stays open until then (at most `maximumWaitingFolds`), and readers read the
 /// chunk through its WAL meanwhile.
 @Suite struct WALFoldTests {
-    private func size(_ path: String) -> Int64 {
-        var status = stat()
-        return stat(path, &status) == 0 ? Int64(status.st_size) : 0
-    }
-
     private func waitingFolds(_ store: LogStore) -> [String] {
         store.lock.withLock { store.state.waitingFolds.keys.sorted() }
     }
@@ -35,8 +30,8 @@ import TestSupport
         #expect(store.info.chunks.count >= 2, "the first chunk closed")
         let path = StoreLayout.chunkURL(url, file: closed.file).path
         // Nothing copied into the file while it was written, nor when it closed: all in its WAL.
-        #expect(size(path) <= 8 * 4096, "\(size(path)) bytes in the file")
-        #expect(size(path + "-wal") > 512 << 10)
+        #expect(StoreTestFiles.size(path) <= 8 * 4096, "\(StoreTestFiles.size(path)) bytes in the file")
+        #expect(StoreTestFiles.size(path + "-wal") > 512 << 10)
         #expect(waitingFolds(store) == [closed.file])
         // A reader (another connection, as diag show is) reads it whole meanwhile.
         let all = try LogStore.openForReading(at: url).records(filter: StoreFilter()).all()
@@ -45,8 +40,8 @@ import TestSupport
 
         #expect(try store.sealPendingChunks() >= 1)
         #expect(waitingFolds(store).isEmpty)
-        #expect(size(path + "-wal") == 0, "folded and removed with the last connection")
-        #expect(size(path) > 512 << 10)
+        #expect(StoreTestFiles.size(path + "-wal") == 0, "folded and removed with the last connection")
+        #expect(StoreTestFiles.size(path) > 512 << 10)
         let database = try Database(path: path, options: .init(readOnly: true))
         #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
         #expect(try database.scalarInt("SELECT count(*) FROM records") == closed.recordCount)
@@ -69,12 +64,12 @@ import TestSupport
         #expect(waiting == Array(closedFiles.suffix(LogStore.maximumWaitingFolds)))
         for chunk in closedFiles.dropLast(LogStore.maximumWaitingFolds) {
             let path = StoreLayout.chunkURL(url, file: chunk).path
-            #expect(StoreTestFiles.waitFor { size(path + "-wal") == 0 && size(path) > 128 << 10 }, "\(chunk) folded")
+            #expect(StoreTestFiles.waitFor { StoreTestFiles.size(path + "-wal") == 0 && StoreTestFiles.size(path) > 128 << 10 }, "\(chunk) folded")
         }
         try store.close()
         #expect(waitingFolds(store).isEmpty)
         for chunk in closedFiles {
-            #expect(size(StoreLayout.chunkURL(url, file: chunk).path + "-wal") == 0, "\(chunk) folded at the close")
+            #expect(StoreTestFiles.size(StoreLayout.chunkURL(url, file: chunk).path + "-wal") == 0, "\(chunk) folded at the close")
         }
         let reopened = try LogStore.openForReading(at: url)
         #expect(try reopened.records(filter: StoreFilter()).all().count == 8_000)

@@ -21,19 +21,27 @@ struct ChunkTimeBuckets: Equatable {
     static let count = 256
     static let wordCount = count / 64
 
-    let start: Int64
-    let width: Int64
-    let words: [UInt64]
+    /// As `Info.json` keeps them: `[start, width, word0, word1, word2, word3]`. Kept as they
+    /// are, not copied: a read looks at every chunk's buckets once for each of its time slices.
+    let stored: [Int64]
+    var start: Int64 { stored[0] }
+    var width: Int64 { stored[1] }
+    /// The bit of bucket `index`.
+    func holds(_ index: Int) -> Bool { UInt64(bitPattern: stored[2 + index / 64]) & (1 << UInt64(index % 64)) != 0 }
 
     /// The buckets of `Info.json`'s entry: nil unless exactly `[start, width, 4 words]` with a
     /// width of at least 1 and `start + count·width` within Int64.
     init?(stored: [Int64]) {
-        guard stored.count == 2 + Self.wordCount, stored[1] >= 1 else { return nil }
-        let (span, overflow) = stored[1].multipliedReportingOverflow(by: Int64(Self.count))
-        guard !overflow, !stored[0].addingReportingOverflow(span).overflow else { return nil }
-        start = stored[0]
-        width = stored[1]
-        words = stored[2...].map { UInt64(bitPattern: $0) }
+        guard stored.count == 2 + Self.wordCount, stored[1] >= 1, Self.end(start: stored[0], width: stored[1]) != nil else { return nil }
+        self.stored = stored
+    }
+
+    /// `start + count·width`, nil past Int64.
+    private static func end(start: Int64, width: Int64) -> Int64? {
+        let (span, overflow) = width.multipliedReportingOverflow(by: Int64(count))
+        guard !overflow else { return nil }
+        let (end, past) = start.addingReportingOverflow(span)
+        return past ? nil : end
     }
 
     /// The buckets of the sealed chunk open in `database`, whose times lie in `oldest...newest`:
@@ -45,7 +53,7 @@ struct ChunkTimeBuckets: Equatable {
         let (span, overflow) = newest.subtractingReportingOverflow(oldest)
         guard !overflow else { return nil }
         let width = span / Int64(Self.count) + 1
-        guard !oldest.addingReportingOverflow(width * Int64(Self.count)).overflow else { return nil }
+        guard Self.end(start: oldest, width: width) != nil else { return nil }
         var words = [UInt64](repeating: 0, count: Self.wordCount)
         do {
             let next = try database.prepare(
@@ -65,9 +73,7 @@ struct ChunkTimeBuckets: Equatable {
         } catch {
             return nil
         }
-        self.start = oldest
-        self.width = width
-        self.words = words
+        stored = [oldest, width] + words.map { Int64(bitPattern: $0) }
     }
 
     /// `init(database:oldest:newest:)` as `Info.json` keeps it, for a chunk with a known range.
@@ -75,9 +81,6 @@ struct ChunkTimeBuckets: Equatable {
         guard let oldest, let newest else { return nil }
         return ChunkTimeBuckets(database: database, oldest: oldest, newest: newest)?.stored
     }
-
-    /// As `Info.json` keeps them.
-    var stored: [Int64] { [start, width] + words.map { Int64(bitPattern: $0) } }
 
     /// The end of the last bucket (exclusive).
     var end: Int64 { start + width * Int64(Self.count) }
@@ -94,19 +97,21 @@ struct ChunkTimeBuckets: Equatable {
         guard low < high else { return false }
         let first = Int((low - start) / width)
         let last = Int((high - 1 - start) / width)
-        for bucket in first...last where words[bucket / 64] & (1 << UInt64(bucket % 64)) != 0 { return true }
+        for bucket in first...last where holds(bucket) { return true }
         return false
     }
 }
 
 extension StoreFilter {
-    /// Whether `chunk` may hold a record this filter wants, from its `Info.json` entry alone: a
-    /// sealed chunk with records whose range meets the window and, where measured, one of whose
-    /// time buckets under it holds records. An open or unsealed chunk may hold anything.
-    func mayHoldRecords(of chunk: ChunkInfo) -> Bool {
-        guard chunk.sealed else { return true }
+    /// Whether `chunk` may hold a record this filter wants, from its `Info.json` entry alone.
+    /// Where its range is final (`rangeIsFinal`: a sealed chunk, or a closed one whose writer
+    /// listed its last records, `LogStore.chunksToRead`), a chunk with records whose range meets
+    /// the window; a sealed one also needs one of its time buckets under the window to hold
+    /// records, where they were measured. A chunk still written to may hold anything.
+    func mayHoldRecords(of chunk: ChunkInfo, rangeIsFinal: Bool? = nil) -> Bool {
+        guard rangeIsFinal ?? chunk.sealed else { return true }
         guard chunk.recordCount > 0, overlaps(oldest: chunk.oldestTimestamp, newest: chunk.newestTimestamp) else { return false }
-        guard start != nil || end != nil, let stored = chunk.timeBuckets, let buckets = ChunkTimeBuckets(stored: stored),
+        guard chunk.sealed, start != nil || end != nil, let stored = chunk.timeBuckets, let buckets = ChunkTimeBuckets(stored: stored),
               let oldest = chunk.oldestTimestamp, let newest = chunk.newestTimestamp, buckets.cover(oldest: oldest, newest: newest)
         else { return true }
         return buckets.mayHold(from: start, to: end)

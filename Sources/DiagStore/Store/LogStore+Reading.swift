@@ -41,11 +41,7 @@ extension LogStore {
     /// removed, their block sets read), none holding a record of that minute.
     func chunksToRead(_ filter: StoreFilter) -> [ChunkInfo] {
         let (chunks, finalRanges) = lock.withLock { (state.info.chunks, state.finalRanges) }
-        return chunks.filter { chunk in
-            (!chunk.sealed && !finalRanges.contains(chunk.file))
-                || (chunk.recordCount > 0 && filter.overlaps(oldest: chunk.oldestTimestamp, newest: chunk.newestTimestamp)
-                    && filter.mayHoldRecords(of: chunk))
-        }
+        return chunks.filter { filter.mayHoldRecords(of: $0, rangeIsFinal: $0.sealed || finalRanges.contains($0.file)) }
     }
 
     /// Runs `body` on a read-only connection to `chunk`, if its file is there and holds records;
