@@ -16,7 +16,7 @@ import TestSupport
     /// Runs the built diag on a pseudo-terminal (util-linux `script`), as a user at a terminal
     /// does, with `unset` taken out of the environment.
     private func onTerminal(_ arguments: [String], environment: [String: String], unset: [String] = []) throws -> ProcessOutput {
-        let quoted = ([try BuiltProducts.path("diag")] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let quoted = ([BuiltProducts.path("diag")] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         var env = ["TZ": "UTC", "DIAG_STORE": "/nonexistent/diag-test-store"]
         env.merge(environment) { _, given in given }
         let removals = unset.flatMap { ["-u", $0] }
@@ -123,7 +123,7 @@ import TestSupport
         let store = folder.file("store").path
         #expect(try diag(["import", "--store", store, try folder.write("old.ndjson", TimeHabitsTests.threeRecords)]).status == 0)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try BuiltProducts.path("diag"))
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("diag"))
         process.arguments = ["show", "-f", "-n", "2", "--style", "ndjson", "--grep", "fresh|record", store]
         process.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin"]
         let output = Spawning.pipe()

@@ -227,7 +227,7 @@ import TestSupport
         let wanted = positions.withUnsafeBufferPointer(MessageBlocks.WantedBits.init)
         var json: [UInt8] = [UInt8(ascii: "[")]
         if let stored = statement.blobIfBlob(at: 0) {
-            stored.withUnsafeBytes { MessageBlocks.appendIDs(block: block, masks: $0, wanted: wanted, to: &json) }
+            _ = stored.withUnsafeBytes { MessageBlocks.appendIDs(block: block, masks: $0, wanted: wanted, to: &json) }
         } else {
             MessageBlocks.appendIDs(block: block, masks: nil, wanted: wanted, to: &json)
         }

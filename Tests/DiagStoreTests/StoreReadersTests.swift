@@ -108,23 +108,59 @@ import TestSupport
         #expect(never.yielded == 0)
     }
 
-    /// The finisher diagd runs: while a reader has the store open, the closed chunk's search
-    /// index is not built; once the reader is gone, it is.
-    @Test func theFinisherBuildsNoSearchIndexWhileAReaderReads() throws {
+    /// The finisher diagd runs: while a reader has the store open, the closed chunk is neither
+    /// sealed nor search-indexed; once the reader is gone, it is both.
+    @Test func theFinisherNeitherSealsNorIndexesWhileAReaderReads() throws {
         let folder = try TemporaryDirectory()
         let (store, url) = try Self.storeWithAClosedChunk(in: folder)
-        let finisher = ClosedChunkFinisher(store: store, yieldsToReaders: true, readerYield: 600)
+        let finisher = ClosedChunkFinisher(store: store, yieldsToReaders: true, readerYield: 600, sealYield: 600)
         var reader: LogStore? = try LogStore.openForReading(at: url)
         finisher.requestPass()
         Thread.sleep(forTimeInterval: 1)
         #expect(!finisher.isIdle)
+        #expect(store.info.chunks.first?.sealed == false, "the seal waits for the reader")
         #expect(store.info.chunks.first?.searchIndex == false)
-        #expect(store.info.chunks.first?.sealed == true, "the seal does not wait: only the search index does")
         #expect(try reader?.records().all().count == 2_001)
         reader = nil
         try finisher.wait()
+        #expect(store.info.chunks.first?.sealed == true)
         #expect(store.info.chunks.first?.searchIndex == true)
         #expect(store.closedChunksAwaitingSearchIndex == 0)
+    }
+
+    /// A reader who stays (a `--follow`) holds a seal back `sealYield` seconds, no longer; the
+    /// search index, with its longer bound, still waits.
+    @Test func aReaderWhoStaysHoldsTheSealBackForItsBoundOnly() throws {
+        let folder = try TemporaryDirectory()
+        let (store, url) = try Self.storeWithAClosedChunk(in: folder)
+        let finisher = ClosedChunkFinisher(store: store, yieldsToReaders: true, readerYield: 600, sealYield: 0.5)
+        let reader = try LogStore.openForReading(at: url)
+        let start = ContinuousClock.now
+        finisher.requestPass()
+        #expect(StoreTestFiles.waitFor { store.info.chunks.first?.sealed == true })
+        let waited = ContinuousClock.now - start
+        #expect(waited >= .milliseconds(450), "the seal did not wait for the reader: \(waited)")
+        #expect(store.info.chunks.first?.searchIndex == false)
+        #expect(!finisher.isIdle)
+        finisher.cancel()
+        try finisher.wait()
+        withExtendedLifetime(reader) {}
+    }
+
+    /// The seal gives way inside its statements too, not only before them: a pace called from
+    /// SQLite's progress handler while the indexes of a big chunk are built.
+    @Test func aSealIsPacedFromInsideItsStatements() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let store = try LogStore.open(at: url, create: true, options: .init(sealOnRotation: false))
+        try store.append((0..<20_000).map { StoreTestRecords.full($0) })
+        try store.rotate()
+        var before = 0, inside = 0
+        #expect(try store.sealPendingChunks(pace: { lookNow in if lookNow { before += 1 } else { inside += 1 } }) == 1)
+        #expect(before == 1)
+        #expect(inside > 100, "\(inside) calls from inside the seal")
+        #expect(store.info.chunks.first?.sealed == true)
+        #expect(try store.records().all().count == 20_000)
     }
 
     /// diagd stops by cancelling the finisher and waiting for it: a wait for readers (here up to
@@ -141,8 +177,10 @@ import TestSupport
         let stopped = DispatchSemaphore(value: 0)
         Thread { _ = try? finisher.wait(); stopped.signal() }.start()
         #expect(stopped.wait(timeout: .now() + 60) == .success, "the finisher still waits for the reader after cancel()")
-        // The chunk being worked on is finished (`cancel`'s contract), the reader still there.
-        #expect(store.info.chunks.first?.searchIndex == true)
+        // The chunk being worked on is finished (`cancel`'s contract: here its seal, which the
+        // cancel let go on), the reader still there; no search index is started after it.
+        #expect(store.info.chunks.first?.sealed == true)
+        #expect(store.info.chunks.first?.searchIndex == false)
         withExtendedLifetime(reader) {}
     }
 }

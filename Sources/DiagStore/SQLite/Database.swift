@@ -62,6 +62,26 @@ public final class Database {
         sqlite3_close_v2(handle)
     }
 
+    /// Runs `body` with `handler` called on this thread about every `instructions` virtual
+    /// machine instructions of the connection's statements (`sqlite3_progress_handler`): a long
+    /// statement (a `CREATE INDEX` of a big chunk) can pause in it, holding what it holds. The
+    /// handler never interrupts the statement.
+    public func withProgressHandler<T>(every instructions: Int32, _ handler: () -> Void, _ body: () throws -> T) rethrows -> T {
+        try withoutActuallyEscaping(handler) { handler in
+            let box = Unmanaged.passRetained(ProgressHandlerBox(handler))
+            sqlite3_progress_handler(handle, instructions, { context in
+                guard let context else { return 0 }
+                Unmanaged<ProgressHandlerBox>.fromOpaque(context).takeUnretainedValue().handler()
+                return 0
+            }, box.toOpaque())
+            defer {
+                sqlite3_progress_handler(handle, 0, nil, nil)
+                box.release()
+            }
+            return try body()
+        }
+    }
+
     /// A file path as the path of an SQLite `file:` URI: `%`, `?` and `#` (and bytes outside
     /// printable ASCII) percent-encoded, the rest as it is.
     static func uriPath(_ path: String) -> String {
@@ -165,4 +185,10 @@ extension Database {
     public static func resetMemoryHighwater() {
         _ = sqlite3_memory_highwater(1)
     }
+}
+
+/// The closure a progress handler calls, kept alive while the handler is set.
+private final class ProgressHandlerBox {
+    let handler: () -> Void
+    init(_ handler: @escaping () -> Void) { self.handler = handler }
 }

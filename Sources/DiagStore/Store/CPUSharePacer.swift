@@ -45,10 +45,12 @@ public struct CPUSharePacer {
 
     /// Sleeps as long as it takes for the thread's CPU time to be back at `share` of the time
     /// since the pacer was made (time spent giving way not counted), and while `yieldsTo` says
-    /// so, within its bounds; must be called on the thread that made it.
-    public mutating func pace() {
+    /// so, within its bounds; must be called on the thread that made it. `lookNow`: look at the
+    /// clocks and at who is there on this call, not only every `stride` calls (before a piece of
+    /// work too short to reach a stride of calls).
+    public mutating func pace(lookNow: Bool = false) {
         calls += 1
-        guard calls % Self.stride == 0 else { return }
+        guard lookNow || calls % Self.stride == 0 else { return }
         // One look at who is there per stride, for the wait and for the share alike.
         let present = yieldsTo?() ?? false
         let stillPresent = present && giveWay()

@@ -4,15 +4,28 @@ import Foundation
 enum ChunkSealer {
     /// Builds the indexes of the schema and the message blocks' positions table, refreshes the
     /// planner's statistics and folds the WAL into the file. Returns the chunk's figures as they now are.
-    static func seal(path: String, chunk: ChunkInfo) throws -> ChunkInfo {
+    ///
+    /// `pace`, when given, is called before the work (`lookNow` true) and then about every
+    /// `paceInstructions` SQLite instructions of it (a progress handler: the index builds of a
+    /// 64 MB chunk take half a second), and may sleep there: diagd's finisher waits so while a
+    /// reader reads. The WAL's fold is one step of SQLite's and is not paced inside.
+    static func seal(path: String, chunk: ChunkInfo, pace: ((_ lookNow: Bool) -> Void)? = nil) throws -> ChunkInfo {
         do {
+            pace?(true)
             let database = try Database(path: path, options: .init(create: false))
-            try database.execute(ChunkSchema.writerPragmas)
-            try database.inTransaction(.immediate) {
-                for index in ChunkSchema.indexes { try database.execute(index.sql) }
-                try MessageBlocks.buildPositionBlocks(database)
+            let seal = {
+                try database.execute(ChunkSchema.writerPragmas)
+                try database.inTransaction(.immediate) {
+                    for index in ChunkSchema.indexes { try database.execute(index.sql) }
+                    try MessageBlocks.buildPositionBlocks(database)
+                }
+                try database.execute("PRAGMA analysis_limit = 400; ANALYZE")
             }
-            try database.execute("PRAGMA analysis_limit = 400; ANALYZE")
+            if let pace {
+                try database.withProgressHandler(every: paceInstructions, { pace(false) }, seal)
+            } else {
+                try seal()
+            }
             try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             var sealed = try measure(database, chunk: chunk)
             sealed.sealed = true
@@ -21,6 +34,10 @@ enum ChunkSealer {
             throw StoreError.chunk(path, error)
         }
     }
+
+    /// SQLite instructions between two calls of a seal's `pace`: `CPUSharePacer` looks at the
+    /// clocks every 256 calls, a few milliseconds of index building.
+    static let paceInstructions: Int32 = 1_000
 
     /// Count, time range and size of a chunk, read from the file.
     static func measure(_ database: Database, chunk: ChunkInfo) throws -> ChunkInfo {

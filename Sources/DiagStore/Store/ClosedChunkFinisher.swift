@@ -36,6 +36,8 @@ public final class ClosedChunkFinisher: Sendable {
     private let readers: StoreReaders.Presence?
     /// The longest wait for readers in a row, in seconds (`CPUSharePacer.maximumYield`).
     private let readerYield: Double
+    /// The longest wait for readers in a row of a seal, in seconds (at most `readerYield`).
+    private let sealYield: Double
 
     /// `yieldsToReaders`: the search index builds wait while a reader holds its mark on the
     /// store, `readerYield` seconds at most in a row, then work `CPUSharePacer`'s `minimumRun`
@@ -43,8 +45,16 @@ public final class ClosedChunkFinisher: Sendable {
     /// (about 5 s here); a `diag show` left open in a pager slows the builds to a third.
     /// `idleShare`: the share while the writer says it is idle (`setWriterIdle`), from the pacer's
     /// next look at the clocks (every 256 records indexed).
+    ///
+    /// The seals give way to readers too, before each chunk and every few milliseconds inside
+    /// (`ChunkSealer.seal`), but `sealYield` seconds at most in a row (then they run `minimumRun`,
+    /// 5 s): a seal is what a window query of recent records needs, and under a reader who stays
+    /// (a `--follow`) they keep 5/7 of their pace. A seal takes a whole core for half a second a
+    /// chunk; beside a query on a 2-core machine it took one of the query's two cores (through
+    /// diagd at 10M, 5 s after the last ack, 12–14 chunks still to seal: a common `CONTAINS` took
+    /// 1.5–1.9 s, 0.90 s once diagd had stopped).
     public init(store: LogStore, label: String = "diag-finisher", cpuShare: Double? = nil, idleShare: Double? = nil,
-                yieldsToReaders: Bool = false, readerYield: Double = 10,
+                yieldsToReaders: Bool = false, readerYield: Double = 10, sealYield: Double = 2,
                 prepareThread: @escaping @Sendable () -> Void = {}) {
         self.store = store
         self.label = label
@@ -53,6 +63,7 @@ public final class ClosedChunkFinisher: Sendable {
         self.idleShare = idleShare
         self.readers = yieldsToReaders ? StoreReaders.Presence(storeURL: store.url) : nil
         self.readerYield = readerYield
+        self.sealYield = min(sealYield, readerYield)
         self.prepareThread = prepareThread
     }
 
@@ -78,12 +89,15 @@ public final class ClosedChunkFinisher: Sendable {
             repeat {
                 do {
                     guard !isCancelled else { break }
-                    try store.sealPendingChunks()
+                    // A cancel (diagd stopping, which waits for this pass) ends a wait at once.
+                    let readers = self.readers
+                    let yieldsTo: (() -> Bool)? = readers.map { readers in { !self.isCancelled && readers.readersPresent } }
+                    // The seals at a whole core, giving way to readers (see `init`).
+                    var sealPacer = yieldsTo.map { CPUSharePacer(share: 1, yieldsTo: $0, maximumYield: sealYield) }
+                    let sealPace: ((Bool) -> Void)? = sealPacer == nil ? nil : { lookNow in sealPacer?.pace(lookNow: lookNow) }
+                    try store.sealPendingChunks(pace: sealPace)
                     var pacer: CPUSharePacer?
                     if cpuShare != nil || readers != nil {
-                        // A cancel (diagd stopping, which waits for this pass) ends a wait at once.
-                        let readers = self.readers
-                        let yieldsTo: (() -> Bool)? = readers.map { readers in { !self.isCancelled && readers.readersPresent } }
                         // The idle share only while no reader is there either: after a long wait
                         // for readers, the builds run beside them (`minimumRun`), and a whole core
                         // then took one of a query's two (Benchmarks/userpath.sh through diagd at
@@ -103,7 +117,7 @@ public final class ClosedChunkFinisher: Sendable {
                     while !isCancelled,
                           try store.buildSearchIndexes(limit: 1, shouldContinue: { [self] in !isCancelled }, pace: { pacer?.pace() }) > 0
                     {
-                        try store.sealPendingChunks()
+                        try store.sealPendingChunks(pace: sealPace)
                     }
                 } catch {
                     state.withLock { if $0.firstError == nil { $0.firstError = error } }

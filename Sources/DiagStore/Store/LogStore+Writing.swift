@@ -64,12 +64,13 @@ extension LogStore {
 
     /// Seals every closed chunk not sealed yet: builds its indexes, its statistics, and folds its
     /// WAL into the file. Safe to run on another thread than the appends.
-    /// Returns the number of chunks sealed.
+    /// Returns the number of chunks sealed. `pace`: called before each chunk's seal (`lookNow`
+    /// true) and every so often during it, and may sleep there (`ChunkSealer.seal`).
     @discardableResult
-    public func sealPendingChunks() throws -> Int {
+    public func sealPendingChunks(pace: ((_ lookNow: Bool) -> Void)? = nil) throws -> Int {
         var sealedCount = 0
         try forEachClaimedChunk(where: { state, chunk in !chunk.sealed && !chunk.mayBeAppendedTo(state) }) { chunk in
-            let sealed = try ChunkSealer.seal(path: chunkPath(chunk.file), chunk: chunk)
+            let sealed = try ChunkSealer.seal(path: chunkPath(chunk.file), chunk: chunk, pace: pace)
             try lock.withLock {
                 // The seal folded the WAL: the connection kept for it may close, and remove it.
                 if let writer = state.waitingFolds.removeValue(forKey: chunk.file) { writer.checkpointOnClose() }

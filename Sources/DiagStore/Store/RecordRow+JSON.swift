@@ -119,6 +119,6 @@ private struct RowJSON {
             return
         }
         var repaired = String(decoding: text, as: UTF8.self)
-        repaired.withUTF8 { out.appendJSONString($0) }
+        _ = repaired.withUTF8 { out.appendJSONString($0) }
     }
 }
