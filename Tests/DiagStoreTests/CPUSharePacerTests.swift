@@ -63,6 +63,28 @@ import TestSupport
         #expect(store.info.chunks.first?.searchIndex == true)
     }
 
+    /// The seals keep to the busy share too (during a burst they took a whole core beside the
+    /// writer): a chunk of 20,000 records at a hundredth of a core is not sealed within a
+    /// second, and is sealed soon once the writer is idle.
+    @Test func theSealsKeepToTheBusyShare() throws {
+        let folder = try TemporaryDirectory()
+        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true, options: .init(sealOnRotation: false))
+        try store.append((0..<20_000).map { StoreTestRecords.full($0) })
+        try store.rotate()
+        let finisher = ClosedChunkFinisher(store: store, cpuShare: 0.01, idleShare: 1)
+        finisher.setWriterIdle(false)
+        finisher.requestPass()
+        Thread.sleep(forTimeInterval: 1)
+        #expect(!finisher.isIdle)
+        #expect(store.info.chunks.first?.sealed == false, "the seal ran past its share")
+        finisher.setWriterIdle(true)
+        let done = DispatchSemaphore(value: 0)
+        Thread { _ = try? finisher.wait(); done.signal() }.start()
+        #expect(done.wait(timeout: .now() + 60) == .success, "the finisher still works at a hundredth of a core")
+        #expect(store.info.chunks.first?.sealed == true)
+        #expect(store.info.chunks.first?.searchIndex == true)
+    }
+
     /// An idle writer but a reader there: the builds that run beside the reader (once the wait
     /// for it reached its bound, here at once) keep to the busy share, and take the idle one
     /// when the reader leaves.

@@ -46,12 +46,13 @@ public final class ClosedChunkFinisher: Sendable {
     /// `idleShare`: the share while the writer says it is idle (`setWriterIdle`), from the pacer's
     /// next look at the clocks (every 256 records indexed).
     ///
-    /// The seals give way to readers too, before each chunk and every few milliseconds inside
-    /// (`ChunkSealer.seal`), but `sealYield` seconds at most in a row (then they run `minimumRun`,
-    /// 5 s): a seal is what a window query of recent records needs, and under a reader who stays
-    /// (a `--follow`) they keep 5/7 of their pace. A seal takes a whole core for half a second a
-    /// chunk; beside a query on a 2-core machine it took one of the query's two cores (through
-    /// diagd at 10M, 5 s after the last ack, 12–14 chunks still to seal: a common `CONTAINS` took
+    /// The seals keep to the same shares, and give way to readers too, looking before each
+    /// chunk and every few milliseconds inside (`ChunkSealer.seal`), but `sealYield` seconds at
+    /// most in a row (then they run `minimumRun`, 5 s): a seal is what a window query of recent
+    /// records needs, and under a reader who stays (a `--follow`) they keep 5/7 of their pace.
+    /// A seal takes half a second of a core a chunk; unpaced, it took a whole core from a burst
+    /// of records, and beside a query on a 2-core machine one of the query's two (through diagd
+    /// at 10M, 5 s after the last ack, 12–14 chunks still to seal: a common `CONTAINS` took
     /// 1.5–1.9 s, 0.90 s once diagd had stopped).
     public init(store: LogStore, label: String = "diag-finisher", cpuShare: Double? = nil, idleShare: Double? = nil,
                 yieldsToReaders: Bool = false, readerYield: Double = 10, sealYield: Double = 2,
@@ -92,23 +93,22 @@ public final class ClosedChunkFinisher: Sendable {
                     // A cancel (diagd stopping, which waits for this pass) ends a wait at once.
                     let readers = self.readers
                     let yieldsTo: (() -> Bool)? = readers.map { readers in { !self.isCancelled && readers.readersPresent } }
-                    // The seals at a whole core, giving way to readers (see `init`).
-                    var sealPacer = yieldsTo.map { CPUSharePacer(share: 1, yieldsTo: $0, maximumYield: sealYield) }
-                    let sealPace: ((Bool) -> Void)? = sealPacer == nil ? nil : { lookNow in sealPacer?.pace(lookNow: lookNow) }
-                    try store.sealPendingChunks(pace: sealPace)
-                    var pacer: CPUSharePacer?
-                    if cpuShare != nil || readers != nil {
-                        // The idle share only while no reader is there either: after a long wait
-                        // for readers, the builds run beside them (`minimumRun`), and a whole core
-                        // then took one of a query's two (Benchmarks/userpath.sh through diagd at
-                        // 10M: a common CONTAINS 1.44 s at half a core, 1.90 s so, 1.38 s as now).
-                        let shareNow: ((Bool) -> Double)? = idleShare.map { idleShare in
-                            { [self] readersThere in
-                                writerIdle.load(ordering: .relaxed) && !readersThere ? idleShare : cpuShare ?? 1
-                            }
+                    // The idle share only while no reader is there either: after a long wait
+                    // for readers, the builds run beside them (`minimumRun`), and a whole core
+                    // then took one of a query's two (Benchmarks/userpath.sh through diagd at
+                    // 10M: a common CONTAINS 1.44 s at half a core, 1.90 s so, 1.38 s as now).
+                    let shareNow: ((Bool) -> Double)? = idleShare.map { idleShare in
+                        { [self] readersThere in
+                            writerIdle.load(ordering: .relaxed) && !readersThere ? idleShare : cpuShare ?? 1
                         }
-                        pacer = CPUSharePacer(share: cpuShare ?? 1, shareNow: shareNow, yieldsTo: yieldsTo, maximumYield: readerYield)
                     }
+                    let paced = cpuShare != nil || readers != nil
+                    // The seals are held to the same share as the search index builds, and give
+                    // way to readers for a shorter time (see `init`).
+                    var sealPacer = paced ? CPUSharePacer(share: cpuShare ?? 1, shareNow: shareNow, yieldsTo: yieldsTo, maximumYield: sealYield) : nil
+                    let sealPace: ((Bool) -> Void)? = paced ? { lookNow in sealPacer?.pace(lookNow: lookNow) } : nil
+                    try store.sealPendingChunks(pace: sealPace)
+                    var pacer = paced ? CPUSharePacer(share: cpuShare ?? 1, shareNow: shareNow, yieldsTo: yieldsTo, maximumYield: readerYield) : nil
                     // One search index at a time, sealing what closed meanwhile before the next:
                     // a seal (the timestamp index a window query needs) costs a fifth of a search
                     // index, and until the index exists the block sets serve a CONTAINS. Indexing
