@@ -74,6 +74,6 @@ struct NDJSONEncodingBuffer: ~Copyable {
     /// A JSON string, escaped as `JSONWriter` escapes it.
     private mutating func string(_ text: String) {
         var text = text
-        text.withUTF8 { writer.appendJSONString($0) }
+        _ = text.withUTF8 { writer.appendJSONString($0) }
     }
 }

@@ -35,7 +35,7 @@ struct CollectWhileWritingTests {
             var index = 0
             while !stop.isSet {
                 for _ in 0..<200 { later.write(recordLine("later \(index)")); index += 1 }
-                try? later.sync(Int64(index))
+                _ = try? later.sync(Int64(index))
             }
         }
         daemonWriter.start()

@@ -19,7 +19,7 @@ import TestSupport
 
     /// `diag erase` on a pseudo-terminal with `answer` typed at the prompt.
     private func eraseAtTerminal(_ store: String, answer: String) throws -> ProcessOutput {
-        let command = "'\(try BuiltProducts.path("diag"))' erase --store '\(store)'"
+        let command = "'\(BuiltProducts.path("diag"))' erase --store '\(store)'"
         return try run("/usr/bin/script", ["-qec", command, "/dev/null"], input: Data((answer + "\n").utf8))
     }
 

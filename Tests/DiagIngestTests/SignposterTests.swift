@@ -16,7 +16,7 @@ import TestSupport
         let state = signposter.beginInterval("export", id: id, "batch \(3, privacy: .public)")
         signposter.emitEvent("push received", "topic \("t", privacy: .public)")
         signposter.endInterval("export", state, "\(10, privacy: .public) records")
-        let value = try threads.withIntervalSignpost("fetch", id: threads.makeSignpostID(from: "zone main")) { 42 }
+        let value = threads.withIntervalSignpost("fetch", id: threads.makeSignpostID(from: "zone main")) { 42 }
         #expect(value == 42)
         // IDs: generated ones differ; from one value, the same in every process; invalid sends nothing.
         #expect(signposter.makeSignpostID() != signposter.makeSignpostID())

@@ -72,7 +72,7 @@ import TestSupport
         let pid = try SyslogDaemon.spawn("/usr/bin/env", ["python3", "-c", script, daemon.syslogPath, marker])
         // Debug is kept in the ring only (diagd's default level setting); the other four are stored.
         let records = try daemon.waitForRecords(4)
-        FileManager.default.createFile(atPath: marker, contents: nil)
+        #expect(FileManager.default.createFile(atPath: marker, contents: nil))
         try SyslogDaemon.wait(pid, "python3")
         let levels = Dictionary(uniqueKeysWithValues: records.map { ($0.eventMessage, $0.messageType) })
         #expect(levels == ["subscribed to topic": .info, "push delayed": .default, "push lost": .error, "APNs certificate expired": .fault])
@@ -217,7 +217,7 @@ final class TCPClient {
             "--socket", directory.file("diagd.sock").path, "--syslog-socket", syslogPath,
         ]
         let stderrPath = directory.file("stderr").path
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        #expect(FileManager.default.createFile(atPath: stderrPath, contents: nil))
         activator.standardError = FileHandle(forWritingAtPath: stderrPath)
         try activator.spawn()
         defer { if activator.isRunning { kill(activator.processIdentifier, SIGKILL) } }

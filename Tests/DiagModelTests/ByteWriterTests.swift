@@ -15,7 +15,7 @@ import Testing
                     expected.append(string: string)
                     writer.count = 0
                     var copy = string
-                    copy.withUTF8 { writer.appendJSONString($0) }
+                    _ = copy.withUTF8 { writer.appendJSONString($0) }
                     #expect(Array(writer.bytes) == expected.bytes, "\(string.debugDescription)")
                 }
             }
@@ -44,7 +44,7 @@ import Testing
         writer.count = 0
         let long = String(repeating: "\u{1}", count: 10_000)
         var copy = long
-        copy.withUTF8 { writer.appendJSONString($0) }
+        _ = copy.withUTF8 { writer.appendJSONString($0) }
         #expect(writer.count == 10_000 * 6 + 2)
     }
 
