@@ -102,20 +102,24 @@ public final class ClosedChunkFinisher: Sendable {
                             writerIdle.load(ordering: .relaxed) && !readersThere ? idleShare : cpuShare ?? 1
                         }
                     }
+                    // One pacer for the seals, one for the search index builds: the same shares,
+                    // a shorter wait for readers for the seals (see `init`). None for `diag
+                    // import`, which sets neither.
                     let paced = cpuShare != nil || readers != nil
-                    // The seals are held to the same share as the search index builds, and give
-                    // way to readers for a shorter time (see `init`).
-                    var sealPacer = paced ? CPUSharePacer(share: cpuShare ?? 1, shareNow: shareNow, yieldsTo: yieldsTo, maximumYield: sealYield) : nil
+                    let pacer = { (maximumYield: Double) in
+                        paced ? CPUSharePacer(share: self.cpuShare ?? 1, shareNow: shareNow, yieldsTo: yieldsTo, maximumYield: maximumYield) : nil
+                    }
+                    var sealPacer = pacer(sealYield)
                     let sealPace: ((Bool) -> Void)? = paced ? { lookNow in sealPacer?.pace(lookNow: lookNow) } : nil
                     try store.sealPendingChunks(pace: sealPace)
-                    var pacer = paced ? CPUSharePacer(share: cpuShare ?? 1, shareNow: shareNow, yieldsTo: yieldsTo, maximumYield: readerYield) : nil
+                    var indexPacer = pacer(readerYield)
                     // One search index at a time, sealing what closed meanwhile before the next:
                     // a seal (the timestamp index a window query needs) costs a fifth of a search
                     // index, and until the index exists the block sets serve a CONTAINS. Indexing
                     // every sealed chunk first left a busy diagd's newest chunks unsealed, and a
                     // window query scanned each of them whole.
                     while !isCancelled,
-                          try store.buildSearchIndexes(limit: 1, shouldContinue: { [self] in !isCancelled }, pace: { pacer?.pace() }) > 0
+                          try store.buildSearchIndexes(limit: 1, shouldContinue: { [self] in !isCancelled }, pace: { indexPacer?.pace() }) > 0
                     {
                         try store.sealPendingChunks(pace: sealPace)
                     }
