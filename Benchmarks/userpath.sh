@@ -16,7 +16,8 @@
 #   common   message CONTAINS[cd] of a phrase in 1 record in 20       (the scan path)  target ≤ 1.5× rg
 #   matches  message MATCHES a pattern with a literal run               target ≤ 1× rg
 #   window   process == X AND a one-minute window                       target < 20 ms, whole process
-# and each diag query's peak RSS (target < 64 MiB). A "(cached)" line after rg's runs and after
+# and each diag query's peak RSS (target < 64 MiB). A "(load)" line before rg's runs and before
+# each path's queries gives the machine's load average then. A "(cached)" line after rg's runs and after
 # each path's queries says how much of what they read the page cache held (util-linux's fincore):
 # at 10M records the files may not all stay cached, and a side that read from the disk is slower
 # for it.
@@ -84,6 +85,12 @@ cached() {  # records, path, file or directory…
     if [ "$share" != n/a ] && [ "${share%\%}" -lt 90 ]; then
         echo "          (only $share in the page cache: part of the reads above came from the disk)"
     fi
+}
+
+# The machine's load average (1, 5, 15 minutes) as the path's queries start: the figures of a
+# loaded machine say so beside them.
+load() {  # records, path
+    printf '%-9s %-7s %-8s %10s\n' "$1" "$2" "(load)" "$(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
 # Sends an NDJSON file to diagd's socket from 4 processes (every 4th line each), with a sync
@@ -154,6 +161,7 @@ for count in "${counts[@]}"; do
         hyperfine --style none --output=pipe --warmup 1 --runs "$runs" --export-json "$work/r.json" "rg $quoted '$ndjson'" >/dev/null
         rg_mean[$name]=$(mean "$work/r.json")
     }
+    load "$count" rg
     rg_time rare "${rare_rg[@]}"; rg_time common "${common_rg[@]}"; rg_time matches "${matches_rg[@]}"; rg_time window "${window_rg[@]}"
     rg_time window-s "${window_subsystem_rg[@]}"
     cached "$count" rg "$ndjson"
@@ -172,6 +180,7 @@ for count in "${counts[@]}"; do
     }
     rare_target="≤ 0.5 at 1M"; [ "$count" -ge 10000000 ] && rare_target="≤ 0.1 at 10M"
     queries() {  # path, source
+        load "$count" "$1"
         query "$1" "$2" rare "$rare_predicate" "$rare_target" 5 "${rare_rg[@]}"
         query "$1" "$2" common "$common_predicate" "≤ 1.5" "$runs" "${common_rg[@]}"
         query "$1" "$2" matches "$matches_predicate" "≤ 1" "$runs" "${matches_rg[@]}"
