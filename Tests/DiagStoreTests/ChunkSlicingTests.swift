@@ -171,6 +171,46 @@ import TestSupport
         #expect(ChunkConnections.isSettled(info, path: path))
     }
 
+    @Test func readersOfAChunkWaitingForItsIndexLeaveItsWALFilesForTheNext() throws {
+        let folder = try TemporaryDirectory("waiting chunk")
+        let url = folder.file("store")
+        let store = try LogStore.open(at: url, create: true)
+        let records = Array(RecordGenerator(GeneratorOptions(count: 3_000, seed: 11)))
+        try store.append(records)
+        try store.rotate()
+        try store.close()
+        let persist = url.appendingPathComponent("Persist").path
+        let info = try #require(try LogStore.openForReading(at: url).info.chunks.first { $0.sealed && $0.recordCount > 0 })
+        let path = persist + "/" + info.file
+        #expect(!ChunkConnections.isSettled(info, path: path))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+        let expected = records.filter { $0.process == "scheduler" }.sorted { $0.timestamp < $1.timestamp }
+        func read() throws -> [LogRecord] {
+            try LogStore.openForReading(at: url).records(filter: StoreFilter(whereSQL: "process = ?", bindings: [.text("scheduler")])).all()
+        }
+        func inode(_ file: String) throws -> UInt64? {
+            try (FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as? NSNumber)?.uint64Value
+        }
+
+        // The first reader makes the WAL index, and its close leaves it and the empty WAL.
+        #expect(try read() == expected)
+        #expect(FileManager.default.fileExists(atPath: path + "-shm"))
+        #expect(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? UInt64 == 0)
+        #expect(ChunkConnections.isSettled(info, path: path) == false, "still waiting for its index")
+        // The next reader opens the same files instead of making them again.
+        let shm = try inode(path + "-shm")
+        #expect(try read() == expected)
+        #expect(try inode(path + "-shm") == shm)
+
+        // The index build writes the chunk beside them, and its close folds and removes them.
+        let writer = try LogStore.open(at: url)
+        #expect(try writer.buildSearchIndexes() == 1)
+        try writer.close()
+        let indexed = try #require(try LogStore.openForReading(at: url).info.chunks.first { $0.file == info.file })
+        #expect(ChunkConnections.isSettled(indexed, path: path))
+        #expect(try read() == expected)
+    }
+
     @Test func uriPathsEscapeWhatURIsReserve() {
         #expect(Database.uriPath("/a b/c?d#e%f/é") == "/a%20b/c%3Fd%23e%25f/%C3%A9")
         #expect(Database.uriPath("/plain/path.sqlite") == "/plain/path.sqlite")

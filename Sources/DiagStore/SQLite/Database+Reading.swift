@@ -29,6 +29,15 @@ extension Database {
         }
     }
 
+    /// Makes this connection's close leave the WAL and its index (`-wal`, `-shm`) in place instead
+    /// of checkpointing and removing them when it is the file's last connection
+    /// (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`). For readers of a chunk that stays in WAL mode but
+    /// that nothing holds open (sealed, its search index not built yet): each query's reader
+    /// otherwise created both files and removed them again.
+    public func keepWALOnClose() {
+        _ = csqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
+    }
+
     /// The connection `open` makes, once it has read the schema: that first read makes the -shm
     /// of a WAL-mode file. Where the -shm cannot be made (a full file system) and no WAL frames
     /// lie beside the file, a connection with a WAL index of its own

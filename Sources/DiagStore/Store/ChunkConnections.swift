@@ -86,9 +86,13 @@ public final class ChunkConnections {
     /// (`isSettled`) is opened immutable: no lock, no WAL index to create, map and remove, which
     /// was a third of a narrow query's time per chunk.
     static func open(chunk: ChunkInfo, path: String, mapping: Int64) throws -> Database {
-        let database = isSettled(chunk, path: path)
-            ? try Database(path: path, options: .init(create: false, immutable: true))
-            : try Database.openForReading(path: path)
+        let database: Database
+        if isSettled(chunk, path: path) {
+            database = try Database(path: path, options: .init(create: false, immutable: true))
+        } else {
+            database = try Database.openForReading(path: path)
+            database.keepWALOnClose()
+        }
         database.limitValueLength()
         if mapping > 0 { try map(database, bytes: mapping) }
         return database
