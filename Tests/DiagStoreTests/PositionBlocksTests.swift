@@ -145,6 +145,41 @@ import TestSupport
         }
     }
 
+    /// The record masks of the candidate blocks, read in one statement through the positions
+    /// table, answer as the sets' reading does when they are missing or spoiled (a chunk made
+    /// elsewhere): a block without its row, or with masks of another size or type, keeps its 64
+    /// ids, and every match stays among the ids.
+    @Test(arguments: [
+        "DELETE FROM message_record_masks WHERE block % 2 = 0",
+        "DELETE FROM message_record_masks",
+        "UPDATE message_record_masks SET masks = 'text ' || block WHERE block % 3 = 0",
+        "UPDATE message_record_masks SET masks = X'' WHERE block % 3 = 1",
+        "UPDATE message_record_masks SET masks = 42 WHERE block % 2 = 1",
+        "UPDATE message_record_masks SET masks = substr(masks, 1, 1000) WHERE block % 2 = 1",
+        "UPDATE message_record_masks SET masks = masks || X'00'",
+        "INSERT INTO message_record_masks (block, masks) VALUES (-5, X'FF'), (9223372036854775807, X'00')",
+    ])
+    func spoiledMasksKeepTheirBlocksIDsThroughTheTable(spoiler: String) throws {
+        let folder = try TemporaryDirectory()
+        let (database, records) = try sealedCopy(folder, name: "masks.sqlite")
+        try database.execute(spoiler)
+        for needle in Self.needles {
+            let blockQuery = try query(needle, database)
+            let positions = try #require(blockQuery.positions)
+            #expect(try MessageBlocks.positionCandidates(positions, in: database) != nil, "\(spoiler): \(needle)")
+            let plan = MessageBlocks.plan(blockQuery, in: database)
+            #expect(plan == (try planFromTheSets(needle, database)), "\(spoiler): \(needle)")
+            if case .ids(let ids) = plan {
+                let found = try database.prepare("SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?))")
+                try found.bind([ids])
+                var matches: Set<Int64> = []
+                while try found.step() { matches.insert(found.int64(at: 0)) }
+                let expected = records.indices.filter { MessageSearchIndex.fold(records[$0].eventMessage).contains(MessageSearchIndex.fold(needle)) }
+                #expect(expected.allSatisfy { matches.contains(Int64($0 + 1)) }, "\(spoiler): \(needle)")
+            }
+        }
+    }
+
     /// Blocks past the table's range (written after it was built; no writer of this store does,
     /// but a chunk may come from elsewhere) are asked of their sets: nothing they hold is lost.
     @Test func blocksTheTableDoesNotCoverAreAskedOfTheSets() throws {

@@ -66,6 +66,17 @@ extension Statement {
         sqlite3_column_type(handle, index) == SQLITE_BLOB ? blob(at: index) : nil
     }
 
+    /// Calls `body` with the column's blob as SQLite holds it, nil when the column holds another
+    /// storage class: `blobIfBlob` without the copy, for a loop over many rows. The bytes are
+    /// valid only inside `body`.
+    public func withBlobIfBlob<Result>(at index: Int32, _ body: (UnsafeRawBufferPointer?) throws -> Result) rethrows -> Result {
+        guard sqlite3_column_type(handle, index) == SQLITE_BLOB else { return try body(nil) }
+        // `_blob` before `_bytes`, as SQLite asks; an empty blob has no pointer.
+        let bytes = sqlite3_column_blob(handle, index)
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return try body(UnsafeRawBufferPointer(start: count > 0 ? bytes : nil, count: count > 0 && bytes != nil ? count : 0))
+    }
+
     public func blob(at index: Int32) -> [UInt8] {
         guard let bytes = sqlite3_column_blob(handle, index) else { return [] }
         let count = Int(sqlite3_column_bytes(handle, index))

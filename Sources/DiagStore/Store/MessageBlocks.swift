@@ -198,13 +198,8 @@ enum MessageBlocks {
                 var count: Int64 = 0
                 let wanted = positions.withUnsafeBufferPointer(WantedBits.init)
                 /// Adds the ids `masks` leave of `block` (its stored masks, if any); false past the limit.
-                func add(_ block: Int64, _ masks: [UInt8]?) -> Bool {
-                    let appended = if let masks {
-                        masks.withUnsafeBytes { appendIDs(block: block, masks: $0, wanted: wanted, to: &json) }
-                    } else {
-                        appendIDs(block: block, masks: nil, wanted: wanted, to: &json)
-                    }
-                    count += Int64(appended)
+                func add(_ block: Int64, _ masks: UnsafeRawBufferPointer?) -> Bool {
+                    count += Int64(appendIDs(block: block, masks: masks, wanted: wanted, to: &json))
                     return count <= recordLimit
                 }
                 // The blocks the sets are asked about: all of them, or those the positions
@@ -213,11 +208,30 @@ enum MessageBlocks {
                 var bindings = query.bindings
                 if query.positionBlocks, query.start == nil, query.end == nil,
                    let candidates = try positionCandidates(positions, in: database) {
-                    let masks = try database.prepare("SELECT masks FROM \(masksTable) WHERE block = ?")
+                    // One statement for the masks of every candidate block, in block order (the
+                    // candidates' order), rather than a lookup each: a common phrase's chunk has
+                    // thousands of candidate blocks, and resetting and binding a statement for
+                    // each cost as much as reading their masks. A block without its row keeps
+                    // its 64 ids.
+                    var list: [UInt8] = [UInt8(ascii: "[")]
                     for block in candidates.blocks {
-                        masks.reset()
-                        try masks.bind(block, at: 1)
-                        guard add(block, try masks.step() ? masks.blobIfBlob(at: 0) : nil) else { return .scan }
+                        if list.count > 1 { list.append(UInt8(ascii: ",")) }
+                        appendDecimal(block, to: &list)
+                    }
+                    list.append(UInt8(ascii: "]"))
+                    let masks = try database.prepare("""
+                        SELECT block, masks FROM \(masksTable) WHERE block IN (SELECT value FROM json_each(?)) ORDER BY block
+                        """)
+                    try masks.bind(String(decoding: list, as: UTF8.self), at: 1)
+                    var stored = try masks.step()
+                    for block in candidates.blocks {
+                        while stored, masks.int64(at: 0) < block { stored = try masks.step() }
+                        if stored, masks.int64(at: 0) == block {
+                            guard masks.withBlobIfBlob(at: 1, { add(block, $0) }) else { return .scan }
+                            stored = try masks.step()
+                        } else {
+                            guard add(block, nil) else { return .scan }
+                        }
                     }
                     condition = "(block < ? OR block >= ?) AND " + condition
                     bindings = [candidates.first, candidates.end] + bindings
@@ -228,7 +242,7 @@ enum MessageBlocks {
                     """)
                 try statement.bind(bindings)
                 while try statement.step() {
-                    guard add(statement.int64(at: 0), statement.blobIfBlob(at: 1)) else { return .scan }
+                    guard statement.withBlobIfBlob(at: 1, { add(statement.int64(at: 0), $0) }) else { return .scan }
                 }
                 json.append(UInt8(ascii: "]"))
                 return .ids(String(decoding: json, as: UTF8.self))
@@ -315,10 +329,27 @@ enum MessageBlocks {
                 }
             }
             if json.count > 1 { json.append(UInt8(ascii: ",")) }
-            json.append(contentsOf: String(first + Int64(record)).utf8)
+            appendDecimal(first + Int64(record), to: &json)
             appended += 1
         }
         return appended
+    }
+
+    /// Appends `value` in decimal digits, without the `String` that `String(value)` makes (a
+    /// common phrase leaves thousands of ids a chunk).
+    @inline(__always)
+    static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     /// Turns the chunk's sets around into the positions table (replacing any it had): for each
