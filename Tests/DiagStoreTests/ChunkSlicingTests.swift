@@ -128,16 +128,22 @@ import TestSupport
         #expect(Set(wideParts.map(\.task)).count == Int((20_000.0 / Double(RecordCursor.recordsPerSlice)).rounded(.up)))
     }
 
-    @Test func settledChunksAreReadWithoutLocksOrWALFiles() throws {
-        // A folder name that a file: URI must escape.
-        let folder = try TemporaryDirectory("settled chunk ?#% é")
+    /// A store in `folder` whose 3,000 generated records (`seed`) sit in one sealed chunk without
+    /// its search index; its URL, the records and its chunk folder's path.
+    private func storeWithASealedChunk(in folder: TemporaryDirectory, seed: UInt64) throws -> (URL, [LogRecord], String) {
         let url = folder.file("store")
         let store = try LogStore.open(at: url, create: true)
-        let records = Array(RecordGenerator(GeneratorOptions(count: 3_000, seed: 9)))
+        let records = Array(RecordGenerator(GeneratorOptions(count: 3_000, seed: seed)))
         try store.append(records)
         try store.rotate()
         try store.close()
-        let persist = url.appendingPathComponent("Persist").path
+        return (url, records, url.appendingPathComponent("Persist").path)
+    }
+
+    @Test func settledChunksAreReadWithoutLocksOrWALFiles() throws {
+        // A folder name that a file: URI must escape.
+        let folder = try TemporaryDirectory("settled chunk ?#% é")
+        let (url, records, persist) = try storeWithASealedChunk(in: folder, seed: 9)
         func sideFiles() throws -> [String] {
             try FileManager.default.contentsOfDirectory(atPath: persist).filter { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }.sorted()
         }
@@ -173,13 +179,7 @@ import TestSupport
 
     @Test func readersOfAChunkWaitingForItsIndexLeaveItsWALFilesForTheNext() throws {
         let folder = try TemporaryDirectory("waiting chunk")
-        let url = folder.file("store")
-        let store = try LogStore.open(at: url, create: true)
-        let records = Array(RecordGenerator(GeneratorOptions(count: 3_000, seed: 11)))
-        try store.append(records)
-        try store.rotate()
-        try store.close()
-        let persist = url.appendingPathComponent("Persist").path
+        let (url, records, persist) = try storeWithASealedChunk(in: folder, seed: 11)
         let info = try #require(try LogStore.openForReading(at: url).info.chunks.first { $0.sealed && $0.recordCount > 0 })
         let path = persist + "/" + info.file
         #expect(!ChunkConnections.isSettled(info, path: path))

@@ -102,6 +102,18 @@ import TestSupport
         return MessageBlocks.plan(setsOnly, in: database)
     }
 
+    /// When `plan` gives ids, every record of `records` (ids 1, 2, …) holding `needle` is among them.
+    private func expectEveryMatch(of needle: String, among plan: BlockPlan, _ records: [LogRecord], _ database: Database,
+                                  _ comment: Comment) throws {
+        guard case .ids(let ids) = plan else { return }
+        let found = try database.prepare("SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?))")
+        try found.bind([ids])
+        var matches: Set<Int64> = []
+        while try found.step() { matches.insert(found.int64(at: 0)) }
+        let expected = records.indices.filter { MessageSearchIndex.fold(records[$0].eventMessage).contains(MessageSearchIndex.fold(needle)) }
+        #expect(expected.allSatisfy { matches.contains(Int64($0 + 1)) }, comment)
+    }
+
     /// A table that does not hang together (a chunk made elsewhere, or spoiled) is not used: a
     /// position without its row, rows of other ranges, sizes or types, a range past Int64. The
     /// sets answer, with the same ids. `{P}` is a position of the rare needle (its other rows
@@ -134,14 +146,7 @@ import TestSupport
             #expect(try MessageBlocks.positionCandidates(positions, in: database) == nil, "\(spoiler): \(needle)")
             let plan = MessageBlocks.plan(blockQuery, in: database)
             #expect(plan == (try planFromTheSets(needle, database)), "\(spoiler): \(needle)")
-            if case .ids(let ids) = plan {
-                let found = try database.prepare("SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?))")
-                try found.bind([ids])
-                var matches: Set<Int64> = []
-                while try found.step() { matches.insert(found.int64(at: 0)) }
-                let expected = records.indices.filter { MessageSearchIndex.fold(records[$0].eventMessage).contains(MessageSearchIndex.fold(needle)) }
-                #expect(expected.allSatisfy { matches.contains(Int64($0 + 1)) }, "\(spoiler): \(needle)")
-            }
+            try expectEveryMatch(of: needle, among: plan, records, database, "\(spoiler): \(needle)")
         }
     }
 
@@ -169,14 +174,7 @@ import TestSupport
             #expect(try MessageBlocks.positionCandidates(positions, in: database) != nil, "\(spoiler): \(needle)")
             let plan = MessageBlocks.plan(blockQuery, in: database)
             #expect(plan == (try planFromTheSets(needle, database)), "\(spoiler): \(needle)")
-            if case .ids(let ids) = plan {
-                let found = try database.prepare("SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?))")
-                try found.bind([ids])
-                var matches: Set<Int64> = []
-                while try found.step() { matches.insert(found.int64(at: 0)) }
-                let expected = records.indices.filter { MessageSearchIndex.fold(records[$0].eventMessage).contains(MessageSearchIndex.fold(needle)) }
-                #expect(expected.allSatisfy { matches.contains(Int64($0 + 1)) }, "\(spoiler): \(needle)")
-            }
+            try expectEveryMatch(of: needle, among: plan, records, database, "\(spoiler): \(needle)")
         }
     }
 
