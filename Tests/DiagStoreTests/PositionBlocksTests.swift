@@ -14,8 +14,8 @@ import TestSupport
 
     /// A store whose open chunk holds `count` records (ids 1 to `count`; 6,000: blocks 0 to 93)
     /// of varied words, the rare needle in 4 of them (the last at index 5,990).
-    private func store(_ folder: TemporaryDirectory, count: Int = 6_000, options: LogStore.Options = LogStore.Options()) throws -> (LogStore, [LogRecord]) {
-        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true, options: options)
+    private func store(_ folder: TemporaryDirectory, count: Int = 6_000) throws -> (LogStore, [LogRecord]) {
+        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true)
         let words = ["alpha", "beta", "gamma", "delta", "sync", "push", "token", "retry", "zebra", "queue", "flush"]
         let records = (0..<count).map { index in
             LogRecord(timestamp: StoreTestRecords.base + Int64(index),
@@ -77,63 +77,6 @@ import TestSupport
                     == StoreTestRecords.containing(records, needle), "\(needle)")
         }
         #expect((4...12).contains(rareIDs), "the rare needle's ids: \(rareIDs)")
-    }
-
-    /// A closed chunk gets its table before its seal (diagd's finisher is often many seals
-    /// behind), which reads answer from, and the seal keeps it while it still covers the sets,
-    /// and builds it again when it does not.
-    @Test func closedChunksGetTheirTableAheadOfTheirSealWhichKeepsIt() throws {
-        let folder = try TemporaryDirectory()
-        let (store, records) = try store(folder, count: 16_500, options: .init(sealOnRotation: false))
-        try store.rotate()
-        let chunk = try #require(store.info.chunks.first)
-        #expect(!chunk.sealed)
-        let path = store.chunkPath(chunk.file)
-        func reading() throws -> Database { try Database(path: path, options: .init(readOnly: true)) }
-        #expect(try !ChunkTables(reading()).hasPositionBlocks)
-
-        #expect(try store.buildPendingPositionTables() == 1)
-        #expect(try store.buildPendingPositionTables() == 0, "built once")
-        #expect(try !#require(store.info.chunks.first).sealed)
-        #expect(try MessageBlocks.positionBlocksCoverTheSets(reading()))
-        for needle in Self.needles {
-            let blockQuery = try query(needle, reading())
-            #expect(blockQuery.positionBlocks)
-            #expect(try MessageBlocks.positionCandidates(try #require(blockQuery.positions), in: reading())?.blocks == (try setCandidates(needle, reading())))
-            #expect(try store.records(filter: StoreFilter(messageSearch: [MessageSearchIndex.fold(needle)])).all()
-                    == StoreTestRecords.containing(records, needle), "\(needle)")
-        }
-
-        // A row changed without changing the table's shape stays through the seal: it was kept.
-        let marked = String(repeating: "FF", count: 33)
-        try Database(path: path, options: .init(create: false)).execute("UPDATE \(MessageBlocks.positionsTable) SET blocks = X'\(marked)' WHERE position = 7")
-        #expect(try store.sealPendingChunks() == 1)
-        #expect(try #require(store.info.chunks.first).sealed)
-        #expect(try reading().scalarText("SELECT hex(blocks) FROM \(MessageBlocks.positionsTable) WHERE position = 7") == marked)
-    }
-
-    /// The seal builds the table again when the one there does not cover the chunk's sets.
-    @Test(arguments: [
-        "UPDATE message_position_blocks SET count = count - 1 WHERE position = 7",
-        "DELETE FROM message_position_blocks WHERE position = 7",
-        "UPDATE message_position_blocks SET first = first + 1",
-        "UPDATE message_position_blocks SET blocks = 'text' WHERE position = 7",
-        "INSERT INTO message_blocks (block, oldest, newest, bits) VALUES (300, 0, 0, zeroblob(512))",
-    ])
-    func theSealRebuildsATableThatNoLongerCoversTheSets(spoiler: String) throws {
-        let folder = try TemporaryDirectory()
-        let (store, records) = try store(folder, count: 16_500, options: .init(sealOnRotation: false))
-        try store.rotate()
-        let path = store.chunkPath(try #require(store.info.chunks.first).file)
-        #expect(try store.buildPendingPositionTables() == 1)
-        try Database(path: path, options: .init(create: false)).execute(spoiler)
-        #expect(try !MessageBlocks.positionBlocksCoverTheSets(Database(path: path, options: .init(readOnly: true))))
-        #expect(try store.sealPendingChunks() == 1)
-        #expect(try MessageBlocks.positionBlocksCoverTheSets(Database(path: path, options: .init(readOnly: true))))
-        for needle in Self.needles {
-            #expect(try store.records(filter: StoreFilter(messageSearch: [MessageSearchIndex.fold(needle)])).all()
-                    == StoreTestRecords.containing(records, needle), "\(spoiler): \(needle)")
-        }
     }
 
     /// A sealed copy of the store's chunk of 6,000 records with its positions table (built

@@ -17,7 +17,7 @@ enum ChunkSealer {
                 try database.execute(ChunkSchema.writerPragmas)
                 try database.inTransaction(.immediate) {
                     for index in ChunkSchema.indexes { try database.execute(index.sql) }
-                    if try !MessageBlocks.positionBlocksCoverTheSets(database) { try MessageBlocks.buildPositionBlocks(database) }
+                    try MessageBlocks.buildPositionBlocks(database)
                 }
                 try database.execute("PRAGMA analysis_limit = 400; ANALYZE")
             }
@@ -30,30 +30,6 @@ enum ChunkSealer {
             var sealed = try measure(database, chunk: chunk)
             sealed.sealed = true
             return sealed
-        } catch {
-            throw StoreError.chunk(path, error)
-        }
-    }
-
-    /// Builds the positions table of a closed chunk ahead of its seal (`LogStore.buildPendingPositionTables`),
-    /// in a transaction of its own; false when the chunk has one that covers its sets already,
-    /// or gets none (too few blocks, no sets). Paced as the seal is.
-    static func buildPositionTable(path: String, pace: ((_ lookNow: Bool) -> Void)? = nil) throws -> Bool {
-        do {
-            pace?(true)
-            let database = try Database(path: path, options: .init(create: false))
-            let build = {
-                try database.execute(ChunkSchema.writerPragmas)
-                return try database.inTransaction(.immediate) { () -> Bool in
-                    guard try !MessageBlocks.positionBlocksCoverTheSets(database) else { return false }
-                    try MessageBlocks.buildPositionBlocks(database)
-                    return try ChunkTables(database).hasPositionBlocks
-                }
-            }
-            if let pace {
-                return try database.withProgressHandler(every: paceInstructions, { pace(false) }, build)
-            }
-            return try build()
         } catch {
             throw StoreError.chunk(path, error)
         }

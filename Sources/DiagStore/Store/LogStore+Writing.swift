@@ -66,17 +66,10 @@ extension LogStore {
     /// WAL into the file. Safe to run on another thread than the appends.
     /// Returns the number of chunks sealed. `pace`: called before each chunk's seal (`lookNow`
     /// true) and every so often during it, and may sleep there (`ChunkSealer.seal`).
-    ///
-    /// Every closed chunk gets its message blocks' positions table first, before any of them is
-    /// sealed, and again before each seal for the chunks closed meanwhile
-    /// (`buildPendingPositionTables`): the table is what a `CONTAINS` reads of a chunk not indexed
-    /// yet, instead of all its block sets, and it costs a few percent of a seal, which keeps it.
     @discardableResult
     public func sealPendingChunks(pace: ((_ lookNow: Bool) -> Void)? = nil) throws -> Int {
         var sealedCount = 0
-        try buildPendingPositionTables(pace: pace)
         try forEachClaimedChunk(where: { state, chunk in !chunk.sealed && !chunk.mayBeAppendedTo(state) }) { chunk in
-            try buildPendingPositionTables(pace: pace)
             let sealed = try ChunkSealer.seal(path: chunkPath(chunk.file), chunk: chunk, pace: pace)
             try lock.withLock {
                 // The seal folded the WAL: the connection kept for it may close, and remove it.
@@ -88,23 +81,6 @@ extension LogStore {
             sealedCount += 1
         }
         return sealedCount
-    }
-
-    /// Builds the positions table (`MessageBlocks.buildPositionBlocks`) of every closed chunk not
-    /// sealed yet that has none: through diagd at 10M records, 13 of 52 chunks were still waiting
-    /// for their seal when the queries ran, and a rare `CONTAINS` read all the block sets of
-    /// each (1.6 MB). A chunk another thread claimed (being sealed or indexed) is left to it.
-    /// Returns how many tables it built.
-    @discardableResult
-    public func buildPendingPositionTables(pace: ((_ lookNow: Bool) -> Void)? = nil) throws -> Int {
-        var built = 0
-        try forEachClaimedChunk(where: { state, chunk in
-            !chunk.sealed && !chunk.mayBeAppendedTo(state) && !state.positionTables.contains(chunk.file)
-        }) { chunk in
-            if try ChunkSealer.buildPositionTable(path: chunkPath(chunk.file), pace: pace) { built += 1 }
-            lock.withLock { _ = state.positionTables.insert(chunk.file) }
-        }
-        return built
     }
 
     /// Claims the chunks `select` picks (at most `limit`, in the store's order) for a seal or a

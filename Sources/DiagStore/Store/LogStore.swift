@@ -55,9 +55,6 @@ public final class LogStore: @unchecked Sendable {
         /// The lock that makes this value the store's only appender, once it has appended.
         var writerLock: WriterLock?
         var sealing: Set<String> = []
-        /// Closed, unsealed chunks given their positions table ahead of their seal
-        /// (`buildPendingPositionTables`), so that a pass does not open them again.
-        var positionTables: Set<String> = []
         /// Chunks this value closed: never reopened for appends, even before they are sealed.
         var closed: Set<String> = []
         /// Unsealed chunks whose count and time range in `info` are final, so that a read can

@@ -335,31 +335,6 @@ enum MessageBlocks {
         return appended
     }
 
-    /// Whether the chunk's positions table was built over its sets as they are: a row for each
-    /// position, all of the range from the sets' first block to their last (what
-    /// `buildPositionBlocks` writes). Only for a chunk no record is written to any more since
-    /// the table was built (a writer that opens the chunk again drops it): the seal then keeps
-    /// the table that `LogStore.buildPendingPositionTables` built ahead of it.
-    static func positionBlocksCoverTheSets(_ database: Database) throws -> Bool {
-        let tables = try ChunkTables(database)
-        guard tables.hasPositionBlocks, tables.hasMessageBlocks else { return false }
-        let statement = try database.prepare("""
-            SELECT (SELECT min(block) FROM \(table)), (SELECT max(block) FROM \(table)),
-                   count(*), min(first), max(first), min(count), max(count), min(length(blocks)), max(length(blocks)),
-                   min(typeof(blocks)), max(typeof(blocks))
-            FROM \(positionsTable)
-            """)
-        guard try statement.step(), !statement.isNull(at: 0), !statement.isNull(at: 3) else { return false }
-        let first = statement.int64(at: 0)
-        let (span, overflow) = statement.int64(at: 1).subtractingReportingOverflow(first)
-        guard !overflow, span < maxPositionSpan else { return false }
-        return statement.int64(at: 2) == 1 << bitShift
-            && statement.int64(at: 3) == first && statement.int64(at: 4) == first
-            && statement.int64(at: 5) == span + 1 && statement.int64(at: 6) == span + 1
-            && statement.int64(at: 7) == (span + 8) / 8 && statement.int64(at: 8) == (span + 8) / 8
-            && statement.string(at: 9) == "blob" && statement.string(at: 10) == "blob"
-    }
-
     /// Appends `value` in decimal digits, without the `String` that `String(value)` makes (a
     /// common phrase leaves thousands of ids a chunk).
     @inline(__always)
