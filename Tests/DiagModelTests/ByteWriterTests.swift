@@ -34,6 +34,14 @@ import Testing
         #expect(String(decoding: writer.bytes, as: UTF8.self) == #"kept"plain \"ascii\"""#)
     }
 
+    @Test func digitsAppendedToBytesAreStringsDigits() {
+        for value: Int64 in [0, 9, 10, 99, 100, -1, -64, 1 << 57, .max, .min] {
+            var bytes: [UInt8] = Array("[".utf8)
+            Digits.append(value, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "[" + String(value))
+        }
+    }
+
     @Test func digitsAndGrowth() {
         var writer = ByteWriter(capacity: 1)
         for value: Int64 in [0, 9, 10, 99, 100, -1, .max, .min] {

@@ -72,9 +72,8 @@ extension Statement {
     public func withBlobIfBlob<Result>(at index: Int32, _ body: (UnsafeRawBufferPointer?) throws -> Result) rethrows -> Result {
         guard sqlite3_column_type(handle, index) == SQLITE_BLOB else { return try body(nil) }
         // `_blob` before `_bytes`, as SQLite asks; an empty blob has no pointer.
-        let bytes = sqlite3_column_blob(handle, index)
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return try body(UnsafeRawBufferPointer(start: count > 0 ? bytes : nil, count: count > 0 && bytes != nil ? count : 0))
+        guard let bytes = sqlite3_column_blob(handle, index) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index))))
     }
 
     public func blob(at index: Int32) -> [UInt8] {

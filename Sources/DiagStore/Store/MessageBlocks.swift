@@ -216,7 +216,7 @@ enum MessageBlocks {
                     var list: [UInt8] = [UInt8(ascii: "[")]
                     for block in candidates.blocks {
                         if list.count > 1 { list.append(UInt8(ascii: ",")) }
-                        appendDecimal(block, to: &list)
+                        Digits.append(block, to: &list)
                     }
                     list.append(UInt8(ascii: "]"))
                     let masks = try database.prepare("""
@@ -329,27 +329,10 @@ enum MessageBlocks {
                 }
             }
             if json.count > 1 { json.append(UInt8(ascii: ",")) }
-            appendDecimal(first + Int64(record), to: &json)
+            Digits.append(first + Int64(record), to: &json)
             appended += 1
         }
         return appended
-    }
-
-    /// Appends `value` in decimal digits, without the `String` that `String(value)` makes (a
-    /// common phrase leaves thousands of ids a chunk).
-    @inline(__always)
-    static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
     }
 
     /// Turns the chunk's sets around into the positions table (replacing any it had): for each
