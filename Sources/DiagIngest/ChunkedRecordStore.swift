@@ -21,25 +21,13 @@ final class ChunkedRecordStore: RecordStore {
     ) throws {
         store = try LogStore.open(
             at: URL(fileURLWithPath: directory), create: true,
-            options: LogStore.Options(chunkSizeLimit: chunkSize, sealOnRotation: false, foldsWALAtSeal: true,
-                                      burstPageSize: chunkSize >= Self.burstPagesFromChunkSize ? Self.burstPageSize : nil))
+            options: LogStore.Options(chunkSizeLimit: chunkSize, sealOnRotation: false, foldsWALAtSeal: true))
         finisher = ClosedChunkFinisher(store: store, label: "diagd-sealing", cpuShare: Self.finisherShare,
                                        idleShare: Self.idleFinisherShare, yieldsToReaders: true)
         self.maximumSize = maximumSize
         self.maximumAge = maximumAge
         self.report = report
     }
-
-    /// The page size of the chunks a burst fills (`LogStore.Options.burstPageSize`): SQLite's
-    /// largest. Through `Benchmarks/ingest.sh` (4 clients, 1M records, each beside the build
-    /// without it in one run, 2026-12-05) every chunk in 64 KiB pages took 466,417, 406,008 and
-    /// 420,344 records/s against 327,976, 320,615 and 292,911 (rsyslogd 426,588, 407,217,
-    /// 460,653), and diagd's CPU a record, its seals and search indexes included, 9.1–9.6 µs
-    /// against 11.8–14.2 µs. 16 KiB pages gained too little to tell from the noise.
-    static let burstPageSize = 65_536
-    /// Chunks smaller than this (tests' stores of tiny chunks) keep 4 KiB pages: a chunk's four
-    /// tables take four pages at least, 256 KiB in pages of 64 KiB.
-    static let burstPagesFromChunkSize: Int64 = 16 << 20
 
     /// The share of one core the finisher's search index builds are held to, at the normal
     /// priority (issue 15): niced by 10 instead, it got almost no CPU while ingest or other

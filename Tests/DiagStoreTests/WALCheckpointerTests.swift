@@ -11,7 +11,7 @@ import TestSupport
     @Test func theWALIsCopiedIntoTheChunkFileWhileTheWriterAppends() throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("chunk.sqlite").path
-        var writer: ChunkWriter? = try ChunkWriter(path: path, checkpointBytes: 8 * 4_096)
+        var writer: ChunkWriter? = try ChunkWriter(path: path, checkpointFrames: 8)
         let emptySize = StoreTestFiles.size(path)
         var appended = 0
         for batch in 0..<40 {
@@ -37,7 +37,7 @@ import TestSupport
     func aChunkWrittenARecordACommitKeepsItsWALBounded(foldsAtSeal: Bool) throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("chunk.sqlite").path
-        var writer: ChunkWriter? = try ChunkWriter(path: path, checkpointBytes: 16 * 4_096, foldsAtSeal: foldsAtSeal)
+        var writer: ChunkWriter? = try ChunkWriter(path: path, checkpointFrames: 16, foldsAtSeal: foldsAtSeal)
         var largest: Int64 = 0
         for index in 0..<400 {
             _ = try writer!.append(PackedRecords([StoreTestRecords.full(index)]))

@@ -14,23 +14,12 @@ final class ChunkWriter {
     /// sets for its new rows alone would hide the old ones from a search.
     private let blocks: MessageBlockWriter?
     private let pageCount: Statement
-    /// The file's page size: SQLite's default (4 KiB), or the `pageSize` a new chunk was made with.
-    let pageSize: Int64
-    /// SQLite's (SQLITE_DEFAULT_PAGE_SIZE of Debian's build).
-    static let defaultPageSize: Int64 = 4_096
-    /// WAL frames between two checkpoints: `checkpointBytes` in this chunk's pages (SQLite's own
-    /// default is 32 MiB of 4 KiB pages); with `foldsAtSeal`, more than a chunk fills in a burst
-    /// (`LogStore` gives twice its size limit), so that only a chunk written slowly, a few
-    /// records a commit, is checkpointed before its seal (it writes the same pages again at each
-    /// commit: its WAL would grow without bound). Counted in bytes, not frames, since a chunk
-    /// may have pages of 64 KiB (`LogStore.Options.burstPageSize`): 8,192 of those are 512 MiB.
+    private let pageSize: Int64
+    /// WAL frames between two checkpoints: SQLite's own default (32 MiB of 4 KiB pages); with
+    /// `foldsAtSeal`, more than a chunk fills in a burst (`LogStore` gives twice its size limit),
+    /// so that only a chunk written slowly, a few records a commit, is checkpointed before its
+    /// seal (it writes the same pages again at each commit: its WAL would grow without bound).
     let checkpointFrames: Int64
-    /// When this chunk last took a batch of `LogStore.burstBatchBytes` or more (or was opened):
-    /// a chunk of burst pages that has had only small batches for a while is closed
-    /// (`LogStore.appendBatch`).
-    var lastLargeBatch = ContinuousClock.now
-    /// Batches below that size since `lastLargeBatch`.
-    var smallBatchesSinceLarge = 0
     /// Frames in the WAL after this connection's last commit (SQLite's WAL hook), and what
     /// they were when a checkpoint was last asked for.
     private let walFrames: UnsafeMutablePointer<Int32>
@@ -43,19 +32,16 @@ final class ChunkWriter {
     let foldsAtSeal: Bool
 
     /// Opens (creating if needed) the chunk at `path` for appending. `foldsAtSeal`: see
-    /// `LogStore.Options.foldsWALAtSeal`. `pageSize`: the page size of a chunk this creates (a
-    /// power of two from 512 to 65,536); an existing chunk keeps its own.
-    init(path: String, checkpointBytes: Int64 = 32 << 20, foldsAtSeal: Bool = false, pageSize newPageSize: Int? = nil) throws {
+    /// `LogStore.Options.foldsWALAtSeal`.
+    init(path: String, checkpointFrames: Int64 = 8_192, foldsAtSeal: Bool = false) throws {
         self.path = path
         self.foldsAtSeal = foldsAtSeal
+        self.checkpointFrames = checkpointFrames
         walFrames = .allocate(capacity: 1)
         walFrames.initialize(to: 0)
         do {
             let database = try Database(path: path)
             self.database = database
-            // Before anything is written (SQLite ignores it in a file that has pages, or once
-            // WAL mode has written its header).
-            if let newPageSize { try database.execute("PRAGMA page_size = \(newPageSize)") }
             try database.execute(ChunkSchema.writerPragmas)
             let version = try database.userVersion()
             if version == 0 {
@@ -76,7 +62,6 @@ final class ChunkWriter {
             insert = try database.prepare(ChunkSchema.insert)
             pageCount = try database.prepare("PRAGMA page_count")
             pageSize = try database.scalarInt("PRAGMA page_size") ?? 4096
-            checkpointFrames = max(1, checkpointBytes / pageSize)
             // Last: nothing may throw once the thread runs (a deinit that never runs would not stop it).
             try database.execute("PRAGMA wal_autocheckpoint = 0")
             if foldsAtSeal {

@@ -18,48 +18,18 @@ extension LogStore {
     /// Appends rows packed by diagd's connections (`PackedRecords`) in one transaction, bound
     /// straight from their bytes: the same rows and the same durability as `append(_:)`.
     public func append(packed: PackedRecords) throws {
-        try appendBatch(count: packed.count, bytes: packed.bytes.count) { try $0.append(packed) }
+        try appendBatch(count: packed.count) { try $0.append(packed) }
     }
-
-    /// A batch this large (its packed rows) is a burst's: see `Options.burstPageSize`.
-    static let burstBatchBytes = 1 << 20
-    /// Smaller batches after which (and `Options.burstEndSeconds`) a chunk of burst pages is
-    /// closed: each wrote at most a few pages of 64 KiB again, 32 of them some 6 MB of WAL.
-    static let burstEndBatches = 32
 
     private func appendBatch(_ records: some Collection<LogRecord>) throws {
-        // Records as values: their size is not counted (no caller of these has burst pages).
-        try appendBatch(count: records.count, bytes: 0) { try $0.append(records) }
+        try appendBatch(count: records.count) { try $0.append(records) }
     }
 
-    private func appendBatch(count: Int, bytes: Int, _ write: (ChunkWriter) throws -> (oldest: Int64, newest: Int64)?) throws {
+    private func appendBatch(count: Int, _ write: (ChunkWriter) throws -> (oldest: Int64, newest: Int64)?) throws {
         guard count > 0 else { return }
         let rotated: Bool = try lock.withLock {
             try requireWritable()
-            let burst = bytes >= Self.burstBatchBytes
-            if let burstPageSize = options.burstPageSize, let open = state.writer, let file = state.writerChunk {
-                // A failed close keeps writing to the chunk, as before.
-                if open.pageSize < burstPageSize {
-                    // A burst reaching a chunk of small pages that is still mostly empty: closed,
-                    // so that the burst fills chunks of its own pages (one more is full soon anyway).
-                    if burst, let info = state.info.chunks.first(where: { $0.file == file }), info.byteCount < options.chunkSizeLimit / 2 {
-                        try? closeWriterLocked()
-                    }
-                } else if burst {
-                    open.lastLargeBatch = .now
-                    open.smallBatchesSinceLarge = 0
-                } else {
-                    // A chunk of burst pages after its burst: closed, so that smaller batches are
-                    // written in smaller pages. After a second and some batches both, so that a
-                    // burst's own small batches (what came in during a commit) do not close it.
-                    open.smallBatchesSinceLarge += 1
-                    if open.smallBatchesSinceLarge > Self.burstEndBatches,
-                       ContinuousClock.now - open.lastLargeBatch > .seconds(options.burstEndSeconds) {
-                        try? closeWriterLocked()
-                    }
-                }
-            }
-            let (writer, file) = try openWriterLocked(pageSize: burst ? options.burstPageSize : nil)
+            let (writer, file) = try openWriterLocked()
             guard let range = try write(writer) else { return false }
             // The batch is committed. A failure from here on must not be reported as a failed
             // append: the caller would send the batch again and it would be stored twice.
@@ -139,14 +109,13 @@ extension LogStore {
 
     /// The open chunk's writer, opening one when there is none: the newest chunk again when it
     /// is still unsealed and below the size limit (after a restart), else a new chunk.
-    /// `pageSize`: the page size of a new chunk (nil: SQLite's default).
-    private func openWriterLocked(pageSize: Int? = nil) throws -> (ChunkWriter, String) {
+    private func openWriterLocked() throws -> (ChunkWriter, String) {
         if let writer = state.writer, let file = state.writerChunk { return (writer, file) }
         if state.writerLock == nil { state.writerLock = try WriterLock(storeURL: url) }
         if let newest = state.info.chunks.last, !newest.sealed, newest.byteCount < options.chunkSizeLimit,
            !state.sealing.contains(newest.file), !state.closed.contains(newest.file)
         {
-            let writer = try ChunkWriter(path: chunkPath(newest.file), checkpointBytes: writerCheckpointBytes, foldsAtSeal: options.foldsWALAtSeal)
+            let writer = try ChunkWriter(path: chunkPath(newest.file), checkpointFrames: writerCheckpointFrames, foldsAtSeal: options.foldsWALAtSeal)
             state.writer = writer
             state.writerChunk = newest.file
             return (writer, newest.file)
@@ -159,7 +128,7 @@ extension LogStore {
         } catch {
             throw StoreError(.io, path: persistURL.path, reason: "cannot create the chunk folder: \(error.localizedDescription)")
         }
-        let writer = try ChunkWriter(path: path, checkpointBytes: writerCheckpointBytes, foldsAtSeal: options.foldsWALAtSeal, pageSize: pageSize)
+        let writer = try ChunkWriter(path: path, checkpointFrames: writerCheckpointFrames, foldsAtSeal: options.foldsWALAtSeal)
         state.info.chunks.append(chunk)
         state.writer = writer
         state.writerChunk = chunk.file
@@ -178,11 +147,11 @@ extension LogStore {
         try saveInfoLocked()
     }
 
-    /// WAL bytes between two checkpoints of the open chunk: SQLite's default (8,192 frames of
-    /// 4 KiB), or with `foldsWALAtSeal` twice the chunk's size limit (a burst fills a chunk with
+    /// WAL frames between two checkpoints of the open chunk: SQLite's default, or with
+    /// `foldsWALAtSeal` twice the chunk's size limit in 4 KiB pages (a burst fills a chunk with
     /// a frame or so per page; only a chunk written slowly gets there before its seal).
-    private var writerCheckpointBytes: Int64 {
-        options.foldsWALAtSeal ? max(32 << 20, 2 * options.chunkSizeLimit) : 32 << 20
+    private var writerCheckpointFrames: Int64 {
+        options.foldsWALAtSeal ? max(8_192, 2 * options.chunkSizeLimit / 4_096) : 8_192
     }
 
     /// The most closed chunks whose connection waits for the seal to fold their WAL

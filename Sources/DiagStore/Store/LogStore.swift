@@ -31,28 +31,15 @@ public final class LogStore: @unchecked Sendable {
         /// chunks: past that, the oldest is folded on a thread of its own), so that readers keep
         /// finding its WAL index instead of rebuilding it from the whole WAL at each open.
         public var foldsWALAtSeal: Bool
-        /// The page size of a chunk opened for a batch of `LogStore.burstBatchBytes` or more (a
-        /// burst: diagd's writer takes everything queued at once), nil for SQLite's 4 KiB always.
-        /// diagd gives 64 KiB: a burst writes the same rows in a sixteenth of the pages, WAL
-        /// frames and B-tree splits (docs/STORE.md, "Pages of bursts"). A chunk of such pages
-        /// that has then taken only smaller batches for `burstEndSeconds` is closed, and the
-        /// next batch opens a chunk of 4 KiB pages: every commit writes whole pages, and a
-        /// record a commit in 64 KiB pages wrote 197 KB of WAL where 4 KiB pages wrote 12.8 KB.
-        public var burstPageSize: Int?
-        /// See `burstPageSize`.
-        public var burstEndSeconds: Double
 
         public init(chunkSizeLimit: Int64 = 64 << 20, readOnly: Bool = false, sealOnRotation: Bool = true,
-                    migrationBatchSize: Int = 50_000, infoRefreshSeconds: Double = 1, foldsWALAtSeal: Bool = false,
-                    burstPageSize: Int? = nil, burstEndSeconds: Double = 1) {
+                    migrationBatchSize: Int = 50_000, infoRefreshSeconds: Double = 1, foldsWALAtSeal: Bool = false) {
             self.chunkSizeLimit = chunkSizeLimit
             self.readOnly = readOnly
             self.sealOnRotation = sealOnRotation
             self.migrationBatchSize = migrationBatchSize
             self.infoRefreshSeconds = infoRefreshSeconds
             self.foldsWALAtSeal = foldsWALAtSeal
-            self.burstPageSize = burstPageSize
-            self.burstEndSeconds = burstEndSeconds
         }
 
         public static var readOnly: Options { Options(readOnly: true) }
