@@ -89,6 +89,7 @@ import Testing
         #expect(DisplayZone(parsing: " \t ") == nil)
         // Blanks around a name or an offset are not part of it.
         #expect(DisplayZone(parsing: " utc\t")?.name == "UTC")
+        #expect(["Z", "z", " GMT", "gMt\n", "\u{00A0}UTC\u{2003}"].allSatisfy { DisplayZone(parsing: $0)?.name == "UTC" })
         #expect(DisplayZone(parsing: "\t+0530 ")?.name == "+0530")
         #expect(DisplayZone(parsing: " Europe/Paris ")?.name == "Europe/Paris")
         #expect(DisplayZone.fromEnvironment([:], localtime: "/nonexistent/localtime").name == "UTC")
