@@ -32,19 +32,26 @@ extension ParsableArguments {
 ///
 /// With a `title`, `--help` lists the group's options under that title (`WINDOW:`) instead of
 /// among OPTIONS; without one they stand in the command's OPTIONS where the group is declared.
+///
+/// `Value` is unconstrained on the class, as `Option`'s is: making `OptionGroup<X>`'s metadata
+/// at run time then needs no look-up of `X: ParsableArguments` through every conformance record
+/// of the binary (some 350,000 instructions each, several a `diag` run); the conformance comes
+/// with `init`, where the compiler knows it.
 @propertyWrapper
-public final class OptionGroup<Value: ParsableArguments>: ArgumentDeclaration {
+public final class OptionGroup<Value>: ArgumentDeclaration {
     var value: Value
     let title: String?
+    private let validateValue: (inout Value) throws -> Void
 
     public var wrappedValue: Value {
         get { value }
         set { value = newValue }
     }
 
-    public init(title: String? = nil) {
+    public init(title: String? = nil) where Value: ParsableArguments {
         value = Value()
         self.title = title
+        validateValue = { try $0.validate() }
     }
 
     override func definitions(label: String) -> [ArgumentDefinition] {
@@ -59,7 +66,7 @@ public final class OptionGroup<Value: ParsableArguments>: ArgumentDeclaration {
     /// Inner groups first, then this group's own rules, so they can rely on valid parts.
     override func validateGroup() throws {
         try validateOptionGroups(of: value)
-        try value.validate()
+        try validateValue(&value)
     }
 }
 
