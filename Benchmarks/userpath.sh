@@ -168,6 +168,12 @@ for count in "${counts[@]}"; do
 
     query() {  # path, source, name, predicate, target, runs, rg arguments…
         local path=$1 source=$2 name=$3 predicate=$4 target=$5 query_runs=$6; shift 6
+        # Once first, so that a refusal (a bundle the cache has no room for) says why, not only
+        # hyperfine's "non-zero exit code".
+        if ! TZ=UTC "$diag" show --no-pager --info --debug --style ndjson --predicate "$predicate" "$source" >/dev/null 2>"$work/query.err"; then
+            echo "userpath.sh: diag show of the $path path ($name) failed: $(cat "$work/query.err")" >&2
+            exit 1
+        fi
         hyperfine --style none --output=pipe --warmup 1 --runs "$query_runs" --export-json "$work/d.json" \
             "TZ=UTC $diag show --no-pager --info --debug --style ndjson --predicate '$predicate' '$source'" >/dev/null
         local d; d=$(mean "$work/d.json")
