@@ -168,9 +168,11 @@ for count in "${counts[@]}"; do
 
     query() {  # path, source, name, predicate, target, runs, rg arguments…
         local path=$1 source=$2 name=$3 predicate=$4 target=$5 query_runs=$6; shift 6
-        # Once first, so that a refusal (a bundle the cache has no room for) says why, not only
-        # hyperfine's "non-zero exit code".
-        if ! TZ=UTC "$diag" show --no-pager --info --debug --style ndjson --predicate "$predicate" "$source" >/dev/null 2>"$work/query.err"; then
+        # Once first, counting the records it gives (checked against rg's below), so that a
+        # refusal (a bundle the cache has no room for) says why, not only hyperfine's "non-zero
+        # exit code" (pipefail: the pipeline fails with diag).
+        local found expected
+        if ! found=$(TZ=UTC "$diag" show --no-pager --info --debug --style ndjson --predicate "$predicate" "$source" 2>"$work/query.err" | wc -l); then
             echo "userpath.sh: diag show of the $path path ($name) failed: $(cat "$work/query.err")" >&2
             exit 1
         fi
@@ -179,8 +181,6 @@ for count in "${counts[@]}"; do
         local d; d=$(mean "$work/d.json")
         printf '%-9s %-7s %-8s %10.4f %10.4f %8s %9s  %s\n' "$count" "$path" "$name" "$d" "${rg_mean[$name]}" \
             "$(ratio "$d" "${rg_mean[$name]}")" "$(rss_mib "$diag" show --no-pager --info --debug --style ndjson --predicate "$predicate" "$source")" "$target"
-        local found expected
-        found=$(TZ=UTC "$diag" show --no-pager --info --debug --style ndjson --predicate "$predicate" "$source" | wc -l)
         expected=$(rg -c "$@" "$ndjson" || true)
         [ "$found" = "$expected" ] || echo "warning: $path $name found $found records, rg $expected lines" >&2
     }
