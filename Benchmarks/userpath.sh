@@ -16,6 +16,8 @@
 #   common   message CONTAINS[cd] of a phrase in 1 record in 20       (the scan path)  target ≤ 1.5× rg
 #   matches  message MATCHES a pattern with a literal run               target ≤ 1× rg
 #   window   process == X AND a one-minute window                       target < 20 ms, whole process
+# and, as a user types them without --style, the window and the common phrase again in the default
+# style (window-d, common-d: the same records and rg's figures, lines of text instead of NDJSON).
 # and each diag query's peak RSS (target < 64 MiB). A "(load)" line before rg's runs and before
 # each path's queries gives the machine's load average then. A "(cached)" line after rg's runs and after
 # each path's queries says how much of what they read the page cache held (util-linux's fincore):
@@ -168,19 +170,24 @@ for count in "${counts[@]}"; do
 
     query() {  # path, source, name, predicate, target, runs, rg arguments…
         local path=$1 source=$2 name=$3 predicate=$4 target=$5 query_runs=$6; shift 6
+        # A name ending in -d is the query in the default style, as a user types it without
+        # --style: a header line and three closing lines around the records.
+        local style=ndjson extra_lines=0
+        if [[ "$name" == *-d ]]; then style=default; extra_lines=4; fi
         # Once first, counting the records it gives (checked against rg's below), so that a
         # refusal (a bundle the cache has no room for) says why, not only hyperfine's "non-zero
         # exit code" (pipefail: the pipeline fails with diag).
         local found expected
-        if ! found=$(TZ=UTC "$diag" show --no-pager --info --debug --style ndjson --predicate "$predicate" "$source" 2>"$work/query.err" | wc -l); then
+        if ! found=$(TZ=UTC "$diag" show --no-pager --info --debug --style "$style" --predicate "$predicate" "$source" 2>"$work/query.err" | wc -l); then
             echo "userpath.sh: diag show of the $path path ($name) failed: $(cat "$work/query.err")" >&2
             exit 1
         fi
+        found=$((found - extra_lines))
         hyperfine --style none --output=pipe --warmup 1 --runs "$query_runs" --export-json "$work/d.json" \
-            "TZ=UTC $diag show --no-pager --info --debug --style ndjson --predicate '$predicate' '$source'" >/dev/null
+            "TZ=UTC $diag show --no-pager --info --debug --style $style --predicate '$predicate' '$source'" >/dev/null
         local d; d=$(mean "$work/d.json")
-        printf '%-9s %-7s %-8s %10.4f %10.4f %8s %9s  %s\n' "$count" "$path" "$name" "$d" "${rg_mean[$name]}" \
-            "$(ratio "$d" "${rg_mean[$name]}")" "$(rss_mib "$diag" show --no-pager --info --debug --style ndjson --predicate "$predicate" "$source")" "$target"
+        printf '%-9s %-7s %-8s %10.4f %10.4f %8s %9s  %s\n' "$count" "$path" "$name" "$d" "${rg_mean[${name%-d}]}" \
+            "$(ratio "$d" "${rg_mean[${name%-d}]}")" "$(rss_mib "$diag" show --no-pager --info --debug --style "$style" --predicate "$predicate" "$source")" "$target"
         expected=$(rg -c "$@" "$ndjson" || true)
         [ "$found" = "$expected" ] || echo "warning: $path $name found $found records, rg $expected lines" >&2
     }
@@ -192,9 +199,12 @@ for count in "${counts[@]}"; do
         query "$1" "$2" matches "$matches_predicate" "≤ 1" "$runs" "${matches_rg[@]}"
         if [ "$1" = diagd ]; then
             query "$1" "$2" window-s "$window_subsystem_predicate" "< 0.020 s" 20 "${window_subsystem_rg[@]}"
+            query "$1" "$2" window-s-d "$window_subsystem_predicate" "(default style)" 20 "${window_subsystem_rg[@]}"
         else
             query "$1" "$2" window "$window_predicate" "< 0.020 s" 20 "${window_rg[@]}"
+            query "$1" "$2" window-d "$window_predicate" "(default style)" 20 "${window_rg[@]}"
         fi
+        query "$1" "$2" common-d "$common_predicate" "(default style)" "$runs" "${common_rg[@]}"
     }
 
     store="$work/import-$count"

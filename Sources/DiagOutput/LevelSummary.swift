@@ -2,33 +2,29 @@ import DiagModel
 
 /// The counts `log show` prints after its records in the default style.
 struct LevelSummary {
-    private var levels: [MessageType: Int] = [:]
-    private var activityCreates = 0
-    private var activityTransitions = 0
-    private var userActions = 0
+    private(set) var counts = SummaryCounts()
 
     mutating func count(_ record: LogRecord) {
-        switch record.eventType {
-        case .activityCreateEvent: activityCreates += 1
-        case .activityTransitionEvent: activityTransitions += 1
-        case .userActionEvent: userActions += 1
-        default: levels[record.messageType, default: 0] += 1
-        }
+        counts.add(SummaryKind(record))
+    }
+
+    mutating func add(_ other: SummaryCounts) {
+        counts.add(other)
     }
 
     /// The separator and two lines, with `log`'s field widths (30, 22, 20, 17, 17 characters).
     var text: String {
         let log = [
-            field("Log      - Default:", levels[.default] ?? 0, width: 30),
-            field("Info:", levels[.info] ?? 0, width: 22),
-            field("Debug:", levels[.debug] ?? 0, width: 20),
-            field("Error:", levels[.error] ?? 0, width: 17),
-            field("Fault:", levels[.fault] ?? 0, width: 17),
+            field("Log      - Default:", counts[.default], width: 30),
+            field("Info:", counts[.info], width: 22),
+            field("Debug:", counts[.debug], width: 20),
+            field("Error:", counts[.error], width: 17),
+            field("Fault:", counts[.fault], width: 17),
         ]
         let activity = [
-            field("Activity - Create:", activityCreates, width: 30),
-            field("Transition:", activityTransitions, width: 22),
-            field("Actions:", userActions, width: 20),
+            field("Activity - Create:", counts[.activityCreate], width: 30),
+            field("Transition:", counts[.activityTransition], width: 22),
+            field("Actions:", counts[.userAction], width: 20),
         ]
         return String(repeating: "-", count: 116) + "\n"
             + log.joined(separator: ", ") + "\n"

@@ -13,6 +13,8 @@ public final class RecordPrinter {
     private var summary = LevelSummary()
     private var written = 0
     private var jsonScratch = JSONWriter(reservingCapacity: 1024)
+    /// The text styles' lines; nil for the json styles.
+    public let lineFormat: RecordLineFormat?
     /// `diag show --patterns`: every record's pattern, set before `write(_:)`; json and ndjson
     /// add `patternID` and `pattern`, the other styles begin the line with the ID.
     public var showsPatterns = false
@@ -24,6 +26,7 @@ public final class RecordPrinter {
         self.colored = colored
         self.hostName = hostName
         self.sink = sink
+        self.lineFormat = RecordLineFormat(style: style, colored: colored, hostName: hostName)
     }
 
     /// How many records were written.
@@ -44,13 +47,9 @@ public final class RecordPrinter {
         let offset = zone.offsetSeconds(at: record.timestamp)
         if showsPatterns, style != .json, style != .ndjson { sink.write(pattern.id + " ") }
         switch style {
-        case .default:
-            summary.count(record)
-            sink.withBuffer { appendDefaultLine(record, offset: offset, to: &$0) }
-        case .compact:
-            sink.withBuffer { appendCompactLine(record, offset: offset, to: &$0) }
-        case .syslog:
-            sink.withBuffer { appendSyslogLine(record, offset: offset, to: &$0) }
+        case .default, .compact, .syslog:
+            if style == .default { summary.count(record) }
+            if let lineFormat { sink.withBuffer { lineFormat.append(record, offset: offset, to: &$0) } }
         case .ndjson:
             jsonScratch.bytes.removeAll(keepingCapacity: true)
             record.writeJSON(to: &jsonScratch, offsetSeconds: offset)
@@ -85,6 +84,16 @@ public final class RecordPrinter {
     public func writeNDJSON(lines: [UInt8], count: Int) {
         precondition(style == .ndjson, "writeNDJSON is for the ndjson style")
         sink.write(lines)
+        written += count
+    }
+
+    /// Lines of a text style formatted elsewhere with this printer's `lineFormat` (`count`
+    /// records, `kinds` of them for the default style's closing counts): the bytes `write(_:)`
+    /// writes for those records, for a source that formats its rows on its own threads.
+    public func writeLines(_ lines: [UInt8], count: Int, kinds: SummaryCounts) {
+        precondition(lineFormat != nil, "writeLines is for the text styles")
+        sink.write(lines)
+        if style == .default { summary.add(kinds) }
         written += count
     }
 

@@ -1,4 +1,5 @@
 import DiagModel
+import DiagOutput
 import DiagStore
 import Dispatch
 import Foundation
@@ -10,17 +11,28 @@ struct KeyedNDJSONBlock: NDJSONLines {
     /// Where each line ends in `bytes` (after its newline).
     var ends: [Int] = []
     var orders: [RowOrder] = []
+    /// Each line's `SummaryKind`.
+    var kinds: [UInt8] = []
     var count: Int { ends.count }
 
-    mutating func lineEnded(_ row: StoredRow) {
+    mutating func lineEnded(_ row: StoredRow, kind: SummaryKind) {
         ends.append(bytes.count)
         orders.append(row.order)
+        kinds.append(kind.rawValue)
     }
 
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
         orders.removeAll(keepingCapacity: true)
+        kinds.removeAll(keepingCapacity: true)
+    }
+
+    /// The kinds of lines `range`.
+    func summary(_ range: Range<Int>) -> SummaryCounts {
+        var counts = SummaryCounts()
+        for index in range { counts.add(SummaryKind(rawValue: kinds[index]) ?? .default) }
+        return counts
     }
 }
 
@@ -34,6 +46,7 @@ struct MergedParallelBlocks {
     let plan: OverlappingParts
     let threads: Int
     let messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
+    let style: RowLineStyle
     let offsets: @Sendable () -> (Int64) -> Int
 
     /// Bytes of NDJSON waiting in the streams' channels together, at most: a third of
@@ -44,11 +57,11 @@ struct MergedParallelBlocks {
     /// Blocks waiting in each merged stream's hand-over.
     static let streamCapacity = 4
 
-    func run(_ body: ([UInt8], Int) throws -> Void) throws {
+    func run(_ body: ([UInt8], Int, SummaryCounts) throws -> Void) throws {
         let streams = ([plan.parts] + plan.whole).filter { !$0.isEmpty }
         let channels = streams.map { _ in BatchChannel<KeyedNDJSONBlock>(capacity: Self.streamCapacity) }
         let group = DispatchGroup()
-        let (threads, messageResidual, offsets) = (threads, messageResidual, offsets)
+        let (threads, messageResidual, style, offsets) = (threads, messageResidual, style, offsets)
         let window = threads + 1
         let channelCapacity = max(2, Self.bufferedBytes / (max(1, streams.count) * window * StoreRows.blockSize))
         for (index, (parts, channel)) in zip(streams, channels).enumerated() {
@@ -67,7 +80,7 @@ struct MergedParallelBlocks {
                         tasks: parts.map { [$0] }, threads: threads, window: window, channelCapacity: channelCapacity,
                         keptConnections: kept
                     ).run(makeWorker: { ZoneOffset(offsets()) }, read: { zone, cursor, emit in
-                        try StoreRows.format(cursor, messageResidual, zone.offset, emit)
+                        try StoreRows.format(cursor, messageResidual, style, zone.offset, emit)
                     }, consume: { block in
                         var batch = [block]
                         try channel.put(&batch)
@@ -131,10 +144,11 @@ private struct RowOrderMerge {
         self.limit = limit
     }
 
-    func run(_ body: ([UInt8], Int) throws -> Void) throws {
+    func run(_ body: ([UInt8], Int, SummaryCounts) throws -> Void) throws {
         var remaining = limit ?? .max
         var output: [UInt8] = []
         var lines = 0
+        var kinds = SummaryCounts()
         var heads = try streams.map { try $0.head() }
         while remaining > 0 {
             // The stream whose next line comes first, and the first of the others' next lines.
@@ -163,17 +177,19 @@ private struct RowOrderMerge {
             remaining -= to - from
             heads[first] = try stream.head()
             if from == 0, to == block.count, output.isEmpty {
-                try body(block.bytes, block.count)
+                try body(block.bytes, block.count, block.summary(0..<block.count))
                 continue
             }
             output.append(contentsOf: block.bytes[(from == 0 ? 0 : block.ends[from - 1])..<block.ends[to - 1]])
             lines += to - from
+            kinds.add(block.summary(from..<to))
             if output.count >= StoreRows.blockSize {
-                try body(output, lines)
+                try body(output, lines, kinds)
                 output.removeAll(keepingCapacity: true)
                 lines = 0
+                kinds = SummaryCounts()
             }
         }
-        if lines > 0 { try body(output, lines) }
+        if lines > 0 { try body(output, lines, kinds) }
     }
 }

@@ -1,4 +1,5 @@
 import DiagModel
+import DiagOutput
 import DiagStore
 import Dispatch
 import Foundation
@@ -26,29 +27,39 @@ public final class StoreRows {
 
     /// Every matching row as a line of NDJSON (the bytes `LogRecord.writeJSON` writes, and a
     /// newline), in time order, handed to `body` in blocks of whole lines with their number of
-    /// records. `offsets` makes a function giving the zone's UTC offset at a time, one per
-    /// thread. With `threads` above 1 and chunks apart in time (`RecordCursor.disjointParts`),
-    /// that many chunks are read and formatted at once, each through a bounded hand-over, so
-    /// memory stays flat; the output is the same. Chunks that overlap in time or are not sealed
-    /// are read so too (`RecordCursor.overlappingParts`, `MergedParallelBlocks`). A damaged row ends the output after the
-    /// records before it, with its error.
+    /// records: `writeLines(style: .ndjson, …)`.
     public func writeNDJSON(threads: Int, offsets: @escaping @Sendable () -> (Int64) -> Int, _ body: ([UInt8], Int) throws -> Void) throws {
+        try writeLines(style: .ndjson, threads: threads, offsets: offsets) { lines, count, _ in try body(lines, count) }
+    }
+
+    /// Every matching row as a line of `style` (NDJSON straight from the columns, or a text
+    /// style's line of the decoded record: the bytes `RecordPrinter.write` writes), in time
+    /// order, handed to `body` in blocks of whole lines with their number of records and what
+    /// they count for in the default style's summary (text styles only). `offsets` makes a
+    /// function giving the zone's UTC offset at a time, one per thread. With `threads` above 1
+    /// and chunks apart in time (`RecordCursor.disjointParts`), that many chunks are read and
+    /// formatted at once, each through a bounded hand-over, so memory stays flat; the output is
+    /// the same. Chunks that overlap in time or are not sealed are read so too
+    /// (`RecordCursor.overlappingParts`, `MergedParallelBlocks`). A damaged row ends the output
+    /// after the records before it, with its error.
+    public func writeLines(style: RowLineStyle, threads: Int, offsets: @escaping @Sendable () -> (Int64) -> Int,
+                           _ body: ([UInt8], Int, SummaryCounts) throws -> Void) throws {
         if threads > 1, let parts = cursor.disjointParts(threads: threads) {
-            try ParallelBlocks(parts: parts, threads: threads, messageResidual: messageResidual, offsets: offsets).run(body)
+            try ParallelBlocks(parts: parts, threads: threads, messageResidual: messageResidual, style: style, offsets: offsets).run(body)
         } else if threads > 1, let plan = cursor.overlappingParts(threads: threads) {
             // Chunks overlapping in time, or unsealed (diagd's open chunk, closed chunks not
             // sealed yet), or a limit: sliced and merged by time, the same output.
-            try MergedParallelBlocks(plan: plan, threads: threads, messageResidual: messageResidual, offsets: offsets).run(body)
+            try MergedParallelBlocks(plan: plan, threads: threads, messageResidual: messageResidual, style: style, offsets: offsets).run(body)
         } else {
-            try Self.format(cursor, messageResidual, offsets()) { (block: NDJSONBlock) in try body(block.bytes, block.count) }
+            try Self.format(cursor, messageResidual, style, offsets()) { (block: NDJSONBlock) in try body(block.bytes, block.count, block.kinds) }
         }
     }
 
     /// Formats the cursor's matching rows into blocks for `emit` (plain blocks, or blocks that
     /// keep each line's place for a merge: `NDJSONLines`).
     static func format<Block: NDJSONLines>(
-        _ cursor: RecordCursor, _ messageResidual: ((UnsafeBufferPointer<UInt8>) -> Bool)?, _ offset: (Int64) -> Int,
-        _ emit: (Block) throws -> Void
+        _ cursor: RecordCursor, _ messageResidual: ((UnsafeBufferPointer<UInt8>) -> Bool)?, _ style: RowLineStyle,
+        _ offset: (Int64) -> Int, _ emit: (Block) throws -> Void
     ) throws {
         var block = Block()
         block.bytes.reserveCapacity(blockSize + 8192)
@@ -57,14 +68,23 @@ public final class StoreRows {
             while let row = try cursor.nextRow() {
                 if let messageResidual, !row.withMessageUTF8(messageResidual) { continue }
                 let start = block.bytes.count
+                let kind: SummaryKind
                 do {
-                    try row.appendJSON(offsetSeconds: offset(row.timestamp), to: &block.bytes, scratch: &scratch)
+                    switch style {
+                    case .ndjson:
+                        try row.appendJSON(offsetSeconds: offset(row.timestamp), to: &block.bytes, scratch: &scratch)
+                        block.bytes.append(UInt8(ascii: "\n"))
+                        kind = .default
+                    case .text(let format):
+                        let record = try row.record()
+                        format.append(record, offset: offset(record.timestamp), to: &block.bytes)
+                        kind = SummaryKind(record)
+                    }
                 } catch {
                     block.bytes.removeSubrange(start...)
                     throw error
                 }
-                block.bytes.append(UInt8(ascii: "\n"))
-                block.lineEnded(row)
+                block.lineEnded(row, kind: kind)
                 if block.bytes.count >= blockSize {
                     try emit(block)
                     block.removeAll()
@@ -78,6 +98,13 @@ public final class StoreRows {
     }
 }
 
+/// How `StoreRows` writes a row: as NDJSON from the columns, or as a text style's line of the
+/// decoded record.
+public enum RowLineStyle: Sendable {
+    case ndjson
+    case text(RecordLineFormat)
+}
+
 /// A block of NDJSON lines as `StoreRows.format` fills it: the bytes, and what it keeps of each
 /// line once written (its newline included).
 protocol NDJSONLines: Sendable {
@@ -85,7 +112,8 @@ protocol NDJSONLines: Sendable {
     var bytes: [UInt8] { get set }
     /// Lines in the block.
     var count: Int { get }
-    mutating func lineEnded(_ row: StoredRow)
+    /// `kind`: what the line counts for in the default style's summary.
+    mutating func lineEnded(_ row: StoredRow, kind: SummaryKind)
     /// Empties the block, keeping its capacity.
     mutating func removeAll()
 }
@@ -93,16 +121,21 @@ protocol NDJSONLines: Sendable {
 @available(*, unavailable)
 extension StoreRows: Sendable {}
 
-/// Lines of NDJSON and how many records they hold.
+/// Lines and how many records they hold, and of which kinds.
 struct NDJSONBlock: NDJSONLines {
     var bytes: [UInt8] = []
     var count = 0
+    var kinds = SummaryCounts()
 
-    mutating func lineEnded(_ row: StoredRow) { count += 1 }
+    mutating func lineEnded(_ row: StoredRow, kind: SummaryKind) {
+        count += 1
+        kinds.add(kind)
+    }
 
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         count = 0
+        kinds = SummaryCounts()
     }
 }
 
@@ -114,10 +147,11 @@ private struct ParallelBlocks {
     let tasks: [[RecordCursorPart]]
     let threads: Int
     let messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
+    let style: RowLineStyle
     let offsets: @Sendable () -> (Int64) -> Int
 
     init(parts: [RecordCursorPart], threads: Int, messageResidual: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?,
-         offsets: @escaping @Sendable () -> (Int64) -> Int) {
+         style: RowLineStyle, offsets: @escaping @Sendable () -> (Int64) -> Int) {
         var tasks: [[RecordCursorPart]] = []
         for part in parts {
             if let last = tasks.last?.last, last.task == part.task { tasks[tasks.count - 1].append(part) } else { tasks.append([part]) }
@@ -125,6 +159,7 @@ private struct ParallelBlocks {
         self.tasks = tasks
         self.threads = threads
         self.messageResidual = messageResidual
+        self.style = style
         self.offsets = offsets
     }
 
@@ -139,14 +174,14 @@ private struct ParallelBlocks {
         max(2, bufferedBytes / (window * StoreRows.blockSize))
     }
 
-    func run(_ body: ([UInt8], Int) throws -> Void) throws {
+    func run(_ body: ([UInt8], Int, SummaryCounts) throws -> Void) throws {
         let window = threads + 1
-        let (messageResidual, offsets) = (messageResidual, offsets)
+        let (messageResidual, style, offsets) = (messageResidual, style, offsets)
         try OrderedParallelParts<NDJSONBlock, ZoneOffset>(
             tasks: tasks, threads: threads, window: window, channelCapacity: Self.channelCapacity(window: window)
         ).run(makeWorker: { ZoneOffset(offsets()) }, read: { zone, cursor, emit in
-            try StoreRows.format(cursor, messageResidual, zone.offset, emit)
-        }, consume: { block in try body(block.bytes, block.count) })
+            try StoreRows.format(cursor, messageResidual, style, zone.offset, emit)
+        }, consume: { block in try body(block.bytes, block.count, block.kinds) })
     }
 }
 

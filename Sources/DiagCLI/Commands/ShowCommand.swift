@@ -129,15 +129,24 @@ struct ShowCommand: ParsableCommand {
             return try show.run(printer: printer, sink: sink)
         }
         do {
-            if output.style == .ndjson, order.isNatural, let rows = try query.openStoreRows(querySources, bundleOpener: SourceArguments.bundleOpener) {
-                // One store or bundle in NDJSON: rows go out straight from the columns, undecoded.
+            let lineStyle: RowLineStyle? = output.style == .ndjson ? .ndjson
+                : source ? nil : printer.lineFormat.map { .text($0) }
+            if let lineStyle, order.isNatural, let rows = try query.openStoreRows(querySources, bundleOpener: SourceArguments.bundleOpener) {
+                // One store or bundle: rows are formatted on the reading threads, in NDJSON
+                // straight from the columns, undecoded, or as a text style's lines.
                 printer.begin()
                 defer { printer.finish() }
                 let zone = self.zone
-                try rows.writeNDJSON(threads: ProcessInfo.processInfo.activeProcessorCount, offsets: {
+                try rows.writeLines(style: lineStyle, threads: ProcessInfo.processInfo.activeProcessorCount, offsets: {
                     var zone = zone
                     return { zone.offsetSeconds(at: $0) }
-                }) { lines, count in printer.writeNDJSON(lines: lines, count: count) }
+                }) { lines, count, kinds in
+                    if case .ndjson = lineStyle {
+                        printer.writeNDJSON(lines: lines, count: count)
+                    } else {
+                        printer.writeLines(lines, count: count, kinds: kinds)
+                    }
+                }
                 return
             }
             let results = try query.open(querySources, bundleOpener: SourceArguments.bundleOpener, options: options) { issue in

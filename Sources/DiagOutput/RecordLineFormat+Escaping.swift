@@ -1,6 +1,6 @@
 import DiagModel
 
-extension RecordPrinter {
+extension RecordLineFormat {
     /// Appends a record's text to a text-style line with its control characters escaped
     /// (`TerminalText`: `\u{1B}` for ESC), so a record cannot drive the viewer's terminal.
     ///

@@ -1,6 +1,6 @@
 import DiagModel
 
-extension RecordPrinter {
+extension RecordLineFormat {
     /// `2026-11-29 09:40:01.123456+0000 0x1a2b     Default     0x0                  4242   0    process: (sender) [subsystem:category] message`
     func appendDefaultLine(_ record: LogRecord, offset: Int, to line: inout [UInt8]) {
         Timestamp.append(nanoseconds: record.timestamp, offsetSeconds: offset, fractionDigits: 6, separator: " ", zoneColon: false, to: &line)
