@@ -1,7 +1,7 @@
 /// Re-indents compact JSON the way `log show --style json` prints: two spaces per level and
 /// `"key" : value`. The input is what `JSONWriter` produced, so it is valid JSON.
-enum PrettyJSON {
-    static func append(_ compact: [UInt8], to output: inout [UInt8]) {
+public enum PrettyJSON {
+    public static func append(_ compact: [UInt8], to output: inout [UInt8]) {
         var depth = 0
         var inString = false
         var escaped = false

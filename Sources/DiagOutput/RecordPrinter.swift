@@ -87,6 +87,22 @@ public final class RecordPrinter {
         written += count
     }
 
+    /// Records of the json style formatted elsewhere (`count` of them): each as `write(_:)`
+    /// writes it after the first, a comma and its indented object; the first one's comma becomes
+    /// the array's opening bracket here.
+    public func writeJSONElements(_ elements: [UInt8], count: Int) {
+        precondition(style == .json, "writeJSONElements is for the json style")
+        guard count > 0 else { return }
+        if written == 0 {
+            precondition(elements.first == UInt8(ascii: ","), "an element begins with its comma")
+            sink.write("[")
+            sink.write(Array(elements.dropFirst()))
+        } else {
+            sink.write(elements)
+        }
+        written += count
+    }
+
     /// Lines of a text style formatted elsewhere with this printer's `lineFormat` (`count`
     /// records, `kinds` of them for the default style's closing counts): the bytes `write(_:)`
     /// writes for those records, for a source that formats its rows on its own threads.

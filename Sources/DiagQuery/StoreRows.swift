@@ -64,6 +64,7 @@ public final class StoreRows {
         var block = Block()
         block.bytes.reserveCapacity(blockSize + 8192)
         var scratch = ByteWriter(capacity: 4096)
+        var json: [UInt8] = []
         do {
             while let row = try cursor.nextRow() {
                 if let messageResidual, !row.withMessageUTF8(messageResidual) { continue }
@@ -74,6 +75,12 @@ public final class StoreRows {
                     case .ndjson:
                         try row.appendJSON(offsetSeconds: offset(row.timestamp), to: &block.bytes, scratch: &scratch)
                         block.bytes.append(UInt8(ascii: "\n"))
+                        kind = .default
+                    case .json:
+                        json.removeAll(keepingCapacity: true)
+                        try row.appendJSON(offsetSeconds: offset(row.timestamp), to: &json, scratch: &scratch)
+                        block.bytes.append(UInt8(ascii: ","))
+                        PrettyJSON.append(json, to: &block.bytes)
                         kind = .default
                     case .text(let format):
                         let record = try row.record()
@@ -102,6 +109,9 @@ public final class StoreRows {
 /// decoded record.
 public enum RowLineStyle: Sendable {
     case ndjson
+    /// The json style's array elements: each record's indented object after a comma
+    /// (`RecordPrinter.writeJSONElements` makes the first comma the array's bracket).
+    case json
     case text(RecordLineFormat)
 }
 

@@ -50,7 +50,7 @@ import TestSupport
         #expect(!(try show("default")).contains("\u{1B}["))
     }
 
-    /// A store's records in the text styles are formatted on its reading threads
+    /// A store's records in the text styles and the json style are formatted on its reading threads
     /// (`StoreRows.writeLines`): the same bytes as the records of the file it was imported from,
     /// which the printer writes one by one, closing counts and colours included.
     @Test func aStoreGivesTheLinesOfItsFile() throws {
@@ -59,7 +59,7 @@ import TestSupport
         #expect(try diag(["generate", "--count", "3000", "--seed", "5", "--output", data]).status == 0)
         #expect(try diag(["import", "--store", store, data]).status == 0)
         for extra in [["--style", "default"], ["--style", "default", "--color", "always"], ["--style", "compact", "--color", "always"],
-                      ["--style", "syslog"], ["--style", "default", "--predicate", "messageType == error OR message CONTAINS \"sync\""]] {
+                      ["--style", "syslog"], ["--style", "json"], ["--style", "default", "--predicate", "messageType == error OR message CONTAINS \"sync\""]] {
             let fromStore = try diag(["show", "--info", "--debug"] + extra + [store])
             let fromFile = try diag(["show", "--info", "--debug"] + extra + [data])
             #expect(fromStore.status == 0)

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 @testable import DiagQuery
 
-/// `diag show` in the text styles (default, compact, syslog) over one store: lines formatted on
+/// `diag show` in the text styles (default, compact, syslog) and the json style over one store: lines formatted on
 /// the reading threads (`StoreRows.writeLines`) and written by the printer give the bytes of
 /// the printer writing each decoded record, the default style's closing counts included, on
 /// chunks apart in time and on chunks that overlap or are not sealed (merged by time).
@@ -50,16 +50,22 @@ import TestSupport
     private func formatted(_ rows: StoreRows, _ style: OutputStyle, colored: Bool, threads: Int) throws -> (text: String, count: Int) {
         var count = 0
         let text = try printed(style, colored: colored) { printer in
-            let format = try #require(printer.lineFormat)
-            try rows.writeLines(style: .text(format), threads: threads, offsets: { { _ in 0 } }) { lines, records, kinds in
-                printer.writeLines(lines, count: records, kinds: kinds)
+            if style == .json {
+                try rows.writeLines(style: .json, threads: threads, offsets: { { _ in 0 } }) { elements, records, _ in
+                    printer.writeJSONElements(elements, count: records)
+                }
+            } else {
+                let format = try #require(printer.lineFormat)
+                try rows.writeLines(style: .text(format), threads: threads, offsets: { { _ in 0 } }) { lines, records, kinds in
+                    printer.writeLines(lines, count: records, kinds: kinds)
+                }
             }
             count = printer.count
         }
         return (text, count)
     }
 
-    static let styles: [(OutputStyle, Bool)] = [(.default, false), (.default, true), (.compact, true), (.syslog, false)]
+    static let styles: [(OutputStyle, Bool)] = [(.default, false), (.default, true), (.compact, true), (.syslog, false), (.json, false)]
 
     @Test(arguments: [1, 2, 3])
     func chunksApartInTimeGiveThePrintersLines(threads: Int) throws {
@@ -109,5 +115,13 @@ import TestSupport
         #expect(RecordLineFormat(style: .json) == nil)
         #expect(RecordLineFormat(style: .ndjson) == nil)
         #expect(RecordLineFormat(style: .syslog, hostName: "host")?.hostName == "host")
+    }
+
+    @Test func noRowGivesAnEmptyJSONArray() throws {
+        let folder = try TemporaryDirectory("store-rows-json-empty")
+        let url = try apartStore(folder)
+        let condition = QueryCondition(residual: { _ in false }, messageResidual: { _ in false }, matches: { _ in false })
+        let rows = try #require(try LogQuery(condition: condition).openStoreRows([.store(url)]))
+        #expect(try formatted(rows, .json, colored: false, threads: 2) == ("[]\n", 0))
     }
 }

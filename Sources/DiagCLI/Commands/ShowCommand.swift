@@ -129,10 +129,13 @@ struct ShowCommand: ParsableCommand {
             return try show.run(printer: printer, sink: sink)
         }
         do {
-            let lineStyle: RowLineStyle? = output.style == .ndjson ? .ndjson
-                : source ? nil : printer.lineFormat.map { .text($0) }
+            let lineStyle: RowLineStyle? = switch output.style {
+            case .ndjson: .ndjson
+            case .json: .json
+            case .default, .compact, .syslog: source ? nil : printer.lineFormat.map { .text($0) }
+            }
             if let lineStyle, order.isNatural, let rows = try query.openStoreRows(querySources, bundleOpener: SourceArguments.bundleOpener) {
-                // One store or bundle: rows are formatted on the reading threads, in NDJSON
+                // One store or bundle: rows are formatted on the reading threads, in (ND)JSON
                 // straight from the columns, undecoded, or as a text style's lines.
                 printer.begin()
                 defer { printer.finish() }
@@ -141,10 +144,10 @@ struct ShowCommand: ParsableCommand {
                     var zone = zone
                     return { zone.offsetSeconds(at: $0) }
                 }) { lines, count, kinds in
-                    if case .ndjson = lineStyle {
-                        printer.writeNDJSON(lines: lines, count: count)
-                    } else {
-                        printer.writeLines(lines, count: count, kinds: kinds)
+                    switch lineStyle {
+                    case .ndjson: printer.writeNDJSON(lines: lines, count: count)
+                    case .json: printer.writeJSONElements(lines, count: count)
+                    case .text: printer.writeLines(lines, count: count, kinds: kinds)
                     }
                 }
                 return
