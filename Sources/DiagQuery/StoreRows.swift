@@ -83,7 +83,7 @@ public final class StoreRows {
                         PrettyJSON.append(json, to: &block.bytes)
                         kind = .default
                     case .text(let format):
-                        let record = try row.record()
+                        let record = try row.lineRecord()
                         format.append(record, offset: offset(record.timestamp), to: &block.bytes)
                         kind = SummaryKind(record)
                     }

@@ -124,4 +124,33 @@ import TestSupport
         let rows = try #require(try LogQuery(condition: condition).openStoreRows([.store(url)]))
         #expect(try formatted(rows, .json, colored: false, threads: 2) == ("[]\n", 0))
     }
+
+    /// A line reads only the columns it shows (`StoredRow.lineRecord()`), checked as a whole
+    /// record's are: a level no record holds ends the output after the rows before it, with
+    /// the row named; a metadata text that is not JSON, which no line shows, does not stop the
+    /// lines (the json styles, which show it, refuse it).
+    @Test(arguments: [1, 2])
+    func aLineChecksTheColumnsItShows(threads: Int) throws {
+        let folder = try TemporaryDirectory("store-rows-text-damaged")
+        let url = try apartStore(folder)
+        let info = try LogStore.open(at: url, options: .readOnly).info
+        let third = url.appendingPathComponent("Persist").appendingPathComponent(info.chunks[2].file).path
+        let selection = RecordSelection(includeInfo: true, includeDebug: true)
+        try Database(path: third).execute("UPDATE records SET metadata = '{\"unclosed' WHERE id = 100")
+        let all = Self.records.filter { selection.matches($0) }.sorted { $0.timestamp < $1.timestamp }
+        let rows = try #require(try LogQuery(selection: selection).openStoreRows([.store(url)]))
+        #expect(try formatted(rows, .compact, colored: false, threads: threads).count == all.count)
+        let json = try #require(try LogQuery(selection: selection).openStoreRows([.store(url)]))
+        #expect(throws: QueryError.self) { try formatted(json, .json, colored: false, threads: threads) }
+
+        try Database(path: third).execute("UPDATE records SET messageType = 9 WHERE id = 300")
+        let damaged = try #require(try LogQuery(selection: selection).openStoreRows([.store(url)]))
+        var count = 0
+        let error = #expect(throws: QueryError.self) {
+            try damaged.writeLines(style: .text(try #require(RecordLineFormat(style: .default))), threads: threads,
+                                   offsets: { { _ in 0 } }) { _, records, _ in count += records }
+        }
+        #expect(error?.description.contains("record id 300: column messageType holds 9") == true)
+        #expect(count == 2 * 700 + 299)
+    }
 }

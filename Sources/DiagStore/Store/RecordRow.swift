@@ -82,6 +82,33 @@ enum RecordRow {
         return record
     }
 
+    /// The record with only the fields a text style's line shows (`StoredRow.lineRecord()`):
+    /// time, level and kind, process and its ID, sender, subsystem, category, thread, activity
+    /// and message, checked as `decode` checks them; the others are left out (nil).
+    static func decodeLineFields(_ statement: Statement, chunk: String) throws -> LogRecord {
+        let code = statement.int64(at: 3)
+        guard let messageType = MessageType(rawValue: Int(truncatingIfNeeded: code)) else {
+            throw badValue(statement, chunk, "messageType", code, accepted: "0, 1, 2, 16 or 17")
+        }
+        let eventCode = statement.int64(at: 4)
+        guard let eventType = EventType(rawValue: Int(truncatingIfNeeded: eventCode)) else {
+            throw badValue(statement, chunk, "eventType", eventCode, accepted: "a code of EventType (1024 for logEvent)")
+        }
+        return LogRecord(
+            timestamp: statement.int64(at: 1),
+            messageType: messageType,
+            eventType: eventType,
+            process: statement.optionalString(at: 5),
+            processID: statement.optionalInt64(at: 6),
+            sender: statement.optionalString(at: 9),
+            subsystem: statement.optionalString(at: 11),
+            category: statement.optionalString(at: 12),
+            threadID: statement.optionalInt64(at: 13),
+            activityIdentifier: statement.optionalInt64(at: 14),
+            eventMessage: statement.string(at: 17)
+        )
+    }
+
     static func badValue(_ statement: Statement, _ chunk: String, _ column: String, _ value: Int64, accepted: String) -> StoreError {
         StoreError(.badRecord, path: chunk,
                    reason: "record id \(statement.int64(at: 0)): column \(column) holds \(value); accepted: \(accepted)")

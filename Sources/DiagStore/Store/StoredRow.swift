@@ -13,6 +13,14 @@ public struct StoredRow {
         try reader.record()
     }
 
+    /// The record with only the fields the text styles' lines show (time, level and kind,
+    /// process and its ID, sender, subsystem, category, thread, activity, message), checked as
+    /// `record()` checks them; the image paths, format string, signpost fields, trace and parent
+    /// IDs, receipt time and metadata are nil, not read (a line shows none of them).
+    public func lineRecord() throws -> LogRecord {
+        try RecordRow.decodeLineFields(reader.statement, chunk: reader.path)
+    }
+
     /// `eventMessage`'s bytes as stored (empty for NULL), valid inside `body`:
     /// `record().eventMessage` is `String(decoding:as:)` of them.
     public func withMessageUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
