@@ -12,7 +12,7 @@ import TestSupport
     static let records = Array(RecordGenerator(GeneratorOptions(count: 4000, seed: 7)))
 
     /// A store of sealed chunks apart in time, 700 records each, and the expected NDJSON.
-    private func store(_ folder: TemporaryDirectory) throws -> URL {
+    static func store(_ folder: TemporaryDirectory) throws -> URL {
         let url = folder.file("store")
         let store = try LogStore.open(at: url, create: true)
         for start in stride(from: 0, to: Self.records.count, by: 700) {
@@ -21,6 +21,12 @@ import TestSupport
         }
         try store.close()
         return url
+    }
+
+    /// The path of the store's third chunk file, for tests that damage a row in it.
+    static func thirdChunk(of url: URL) throws -> String {
+        let info = try LogStore.open(at: url, options: .readOnly).info
+        return url.appendingPathComponent("Persist").appendingPathComponent(info.chunks[2].file).path
     }
 
     private func output(_ query: LogQuery, _ url: URL, threads: Int, offset: Int = 0) throws -> (text: String, count: Int) {
@@ -37,7 +43,7 @@ import TestSupport
     @Test(arguments: [1, 2, 3])
     func threadsGiveTheDecodedRecordsInOrder(threads: Int) throws {
         let folder = try TemporaryDirectory("store-rows")
-        let url = try store(folder)
+        let url = try Self.store(folder)
         let condition = QueryCondition(
             residual: { $0.eventMessage.contains("e") }, messageResidual: { String(decoding: $0, as: UTF8.self).contains("e") },
             matches: { $0.eventMessage.contains("e") })
@@ -53,7 +59,7 @@ import TestSupport
 
     @Test func aResidualReadingOtherFieldsTakesTheRecordPath() throws {
         let folder = try TemporaryDirectory("store-rows-other")
-        let url = try store(folder)
+        let url = try Self.store(folder)
         let condition = QueryCondition(residual: { $0.process == "notifier" }, matches: { $0.process == "notifier" })
         #expect(try LogQuery(condition: condition).openStoreRows([.store(url)]) == nil)
         #expect(try LogQuery().openStoreRows([.store(url), .store(url)]) == nil)
@@ -62,9 +68,8 @@ import TestSupport
     @Test(arguments: [1, 2])
     func aDamagedRowEndsTheOutputAfterTheRowsBeforeIt(threads: Int) throws {
         let folder = try TemporaryDirectory("store-rows-damaged")
-        let url = try store(folder)
-        let info = try LogStore.open(at: url, options: .readOnly).info
-        let third = url.appendingPathComponent("Persist").appendingPathComponent(info.chunks[2].file).path
+        let url = try Self.store(folder)
+        let third = try StoreRowsTests.thirdChunk(of: url)
         try Database(path: third).execute("UPDATE records SET messageType = 9 WHERE id = 300")
         let query = LogQuery(selection: RecordSelection(includeInfo: true, includeDebug: true))
         let rows = try #require(try query.openStoreRows([.store(url)]))

@@ -14,18 +14,6 @@ import TestSupport
 @Suite struct StoreRowsTextTests {
     static let records = StoreRowsTests.records
 
-    /// Sealed chunks apart in time, 700 records each.
-    private func apartStore(_ folder: TemporaryDirectory) throws -> URL {
-        let url = folder.file("store")
-        let store = try LogStore.open(at: url, create: true)
-        for start in stride(from: 0, to: Self.records.count, by: 700) {
-            try store.append(Array(Self.records[start..<min(start + 700, Self.records.count)]))
-            try store.rotate()
-        }
-        try store.close()
-        return url
-    }
-
     /// What a printer on a file writes, given `body`.
     private func printed(_ style: OutputStyle, colored: Bool, _ body: (RecordPrinter) throws -> Void) throws -> String {
         let folder = try TemporaryDirectory("store-rows-text-out")
@@ -70,7 +58,7 @@ import TestSupport
     @Test(arguments: [1, 2, 3])
     func chunksApartInTimeGiveThePrintersLines(threads: Int) throws {
         let folder = try TemporaryDirectory("store-rows-text")
-        let url = try apartStore(folder)
+        let url = try StoreRowsTests.store(folder)
         let selection = RecordSelection(includeInfo: true, includeDebug: true)
         let all = Self.records.filter { selection.matches($0) }.sorted { $0.timestamp < $1.timestamp }
         #expect(Set(all.map { SummaryKind($0) }).count >= 3, "the records count for several kinds of the summary")
@@ -119,7 +107,7 @@ import TestSupport
 
     @Test func noRowGivesAnEmptyJSONArray() throws {
         let folder = try TemporaryDirectory("store-rows-json-empty")
-        let url = try apartStore(folder)
+        let url = try StoreRowsTests.store(folder)
         let condition = QueryCondition(residual: { _ in false }, messageResidual: { _ in false }, matches: { _ in false })
         let rows = try #require(try LogQuery(condition: condition).openStoreRows([.store(url)]))
         #expect(try formatted(rows, .json, colored: false, threads: 2) == ("[]\n", 0))
@@ -132,9 +120,8 @@ import TestSupport
     @Test(arguments: [1, 2])
     func aLineChecksTheColumnsItShows(threads: Int) throws {
         let folder = try TemporaryDirectory("store-rows-text-damaged")
-        let url = try apartStore(folder)
-        let info = try LogStore.open(at: url, options: .readOnly).info
-        let third = url.appendingPathComponent("Persist").appendingPathComponent(info.chunks[2].file).path
+        let url = try StoreRowsTests.store(folder)
+        let third = try StoreRowsTests.thirdChunk(of: url)
         let selection = RecordSelection(includeInfo: true, includeDebug: true)
         try Database(path: third).execute("UPDATE records SET metadata = '{\"unclosed' WHERE id = 100")
         let all = Self.records.filter { selection.matches($0) }.sorted { $0.timestamp < $1.timestamp }

@@ -15,14 +15,7 @@ extension RecordRow {
     }
 
     private static func write(_ statement: Statement, chunk: String, offsetSeconds: Int, to out: inout ByteWriter) throws {
-        let code = statement.int64(at: 3)
-        guard let messageType = MessageType(rawValue: Int(truncatingIfNeeded: code)) else {
-            throw badValue(statement, chunk, "messageType", code, accepted: "0, 1, 2, 16 or 17")
-        }
-        let eventCode = statement.int64(at: 4)
-        guard let eventType = EventType(rawValue: Int(truncatingIfNeeded: eventCode)) else {
-            throw badValue(statement, chunk, "eventType", eventCode, accepted: "a code of EventType (1024 for logEvent)")
-        }
+        let (messageType, eventType) = try types(statement, chunk: chunk)
         let timestamp = statement.int64(at: 1)
         let json = RowJSON(statement: statement)
         out.append(#"{"timestamp":""#)

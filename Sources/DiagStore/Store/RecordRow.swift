@@ -39,14 +39,7 @@ enum RecordRow {
     /// columns after them, which are ignored).
     @inline(__always)
     static func decode(_ statement: Statement, chunk: String) throws -> LogRecord {
-        let code = statement.int64(at: 3)
-        guard let messageType = MessageType(rawValue: Int(truncatingIfNeeded: code)) else {
-            throw badValue(statement, chunk, "messageType", code, accepted: "0, 1, 2, 16 or 17")
-        }
-        let eventCode = statement.int64(at: 4)
-        guard let eventType = EventType(rawValue: Int(truncatingIfNeeded: eventCode)) else {
-            throw badValue(statement, chunk, "eventType", eventCode, accepted: "a code of EventType (1024 for logEvent)")
-        }
+        let (messageType, eventType) = try types(statement, chunk: chunk)
         var record = LogRecord(
             timestamp: statement.int64(at: 1),
             messageType: messageType,
@@ -86,14 +79,7 @@ enum RecordRow {
     /// time, level and kind, process and its ID, sender, subsystem, category, thread, activity
     /// and message, checked as `decode` checks them; the others are left out (nil).
     static func decodeLineFields(_ statement: Statement, chunk: String) throws -> LogRecord {
-        let code = statement.int64(at: 3)
-        guard let messageType = MessageType(rawValue: Int(truncatingIfNeeded: code)) else {
-            throw badValue(statement, chunk, "messageType", code, accepted: "0, 1, 2, 16 or 17")
-        }
-        let eventCode = statement.int64(at: 4)
-        guard let eventType = EventType(rawValue: Int(truncatingIfNeeded: eventCode)) else {
-            throw badValue(statement, chunk, "eventType", eventCode, accepted: "a code of EventType (1024 for logEvent)")
-        }
+        let (messageType, eventType) = try types(statement, chunk: chunk)
         return LogRecord(
             timestamp: statement.int64(at: 1),
             messageType: messageType,
@@ -107,6 +93,21 @@ enum RecordRow {
             activityIdentifier: statement.optionalInt64(at: 14),
             eventMessage: statement.string(at: 17)
         )
+    }
+
+    /// The row's `messageType` and `eventType`, refused with the row named when no record holds
+    /// such a value.
+    @inline(__always)
+    static func types(_ statement: Statement, chunk: String) throws -> (MessageType, EventType) {
+        let code = statement.int64(at: 3)
+        guard let messageType = MessageType(rawValue: Int(truncatingIfNeeded: code)) else {
+            throw badValue(statement, chunk, "messageType", code, accepted: "0, 1, 2, 16 or 17")
+        }
+        let eventCode = statement.int64(at: 4)
+        guard let eventType = EventType(rawValue: Int(truncatingIfNeeded: eventCode)) else {
+            throw badValue(statement, chunk, "eventType", eventCode, accepted: "a code of EventType (1024 for logEvent)")
+        }
+        return (messageType, eventType)
     }
 
     static func badValue(_ statement: Statement, _ chunk: String, _ column: String, _ value: Int64, accepted: String) -> StoreError {
