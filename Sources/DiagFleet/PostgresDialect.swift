@@ -60,7 +60,9 @@ struct PostgresDialect: SQLDialect {
 
     func truth(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
 
-    var textPositionFunction: String { "strpos" }
+    func containsText(_ haystack: String, _ needle: String) -> String {
+        "strpos(\(haystack), \(needle)) > 0"
+    }
 
     func comparisonOperator(_ op: SQLComparisonOperator) -> String {
         switch op {

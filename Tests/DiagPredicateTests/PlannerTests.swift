@@ -115,18 +115,18 @@ struct PlannerTests {
     /// more), byte for byte; the regex still decides in Swift.
     @Test func caseSensitiveMatchesNarrowsByItsLiteralRuns() throws {
         let runs = try plan(#"message MATCHES ".*Push (to|from) .*\.sync [0-9]+/4""#)
-        #expect(runs.sqlWhere == "(instr(eventMessage, ?) > 0) AND (instr(eventMessage, ?) > 0) AND (instr(eventMessage, ?) > 0)")
+        #expect(runs.sqlWhere == "(diag_contains(eventMessage, ?)) AND (diag_contains(eventMessage, ?)) AND (diag_contains(eventMessage, ?))")
         #expect(runs.bindings == [.text("Push "), .text(".sync "), .text("/4")])
         #expect(runs.residual != nil)
         #expect(runs.messageSearch == ["push ", ".sync "])
-        #expect(try plan(#"process MATCHES "com\.apple\..*""#).sqlWhere == "instr(process, ?) > 0")
+        #expect(try plan(#"process MATCHES "com\.apple\..*""#).sqlWhere == "diag_contains(process, ?)")
         #expect(try plan(#"message MATCHES[c] ".*Push.*""#).sqlWhere == nil, "[c]: a match may spell the run otherwise")
         #expect(try plan(#"message MATCHES[d] ".*Push.*""#).sqlWhere == nil)
         #expect(try plan(#"message MATCHES "push|pull""#).sqlWhere == nil, "no run is required")
         #expect(try plan(#"message MATCHES ".*a.*""#).sqlWhere == nil, "a one-character run is not worth a test")
         #expect(try plan(#"NOT message MATCHES ".*Push.*""#).sqlWhere == nil, "a superset cannot be negated")
         let either = try plan(#"process == "apsd" OR message MATCHES ".*Push.*""#)
-        #expect(either.sqlWhere == "(process = ?) OR (instr(eventMessage, ?) > 0)")
+        #expect(either.sqlWhere == "(process = ?) OR (diag_contains(eventMessage, ?))")
         #expect(either.residual != nil)
     }
 }

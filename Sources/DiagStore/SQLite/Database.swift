@@ -55,6 +55,7 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, options.busyTimeoutMilliseconds)
         FoldedContainsFunction.register(on: connection)
+        ContainsFunction.register(on: connection)
         MessageBlocks.register(on: connection)
     }
 
