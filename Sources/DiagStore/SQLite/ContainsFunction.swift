@@ -12,21 +12,14 @@ enum ContainsFunction {
     static let name = "diag_contains"
 
     static func register(on connection: OpaquePointer) {
-        // Deterministic and innocuous: it reads its arguments only. A failure leaves the
-        // connection without it, and a statement that names it fails with "no such function".
-        sqlite3_create_function_v2(
-            connection, name, 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nil,
-            { context, count, arguments in
-                guard count == 2, let arguments,
-                      sqlite3_value_type(arguments[0]) != SQLITE_NULL, sqlite3_value_type(arguments[1]) != SQLITE_NULL
-                else { return sqlite3_result_null(context) }
-                // `_text` before `_bytes`, as SQLite asks: the count is then the text's own, in UTF-8.
-                let text = sqlite3_value_text(arguments[0])
-                let textCount = Int(sqlite3_value_bytes(arguments[0]))
-                let needle = sqlite3_value_text(arguments[1])
-                let needleCount = Int(sqlite3_value_bytes(arguments[1]))
-                sqlite3_result_int(context, ContainsFunction.contains(text, textCount, needle, needleCount) ? 1 : 0)
-            }, nil, nil, nil)
+        TextFunction.register(name, arguments: 2, on: connection) { context, count, arguments in
+            guard count == 2, let arguments,
+                  sqlite3_value_type(arguments[0]) != SQLITE_NULL, sqlite3_value_type(arguments[1]) != SQLITE_NULL
+            else { return sqlite3_result_null(context) }
+            let text = TextFunction.bytes(arguments[0])
+            let needle = TextFunction.bytes(arguments[1])
+            sqlite3_result_int(context, ContainsFunction.contains(text.baseAddress, text.count, needle.baseAddress, needle.count) ? 1 : 0)
+        }
     }
 
     /// Whether the `textCount` bytes at `text` hold the `needleCount` bytes at `needle`; an empty

@@ -16,22 +16,16 @@ enum FoldedContainsFunction {
     static let name = "diag_folded_contains"
 
     static func register(on connection: OpaquePointer) {
-        // Deterministic and innocuous: it reads its arguments only. A failure leaves the
-        // connection without it, and a statement that names it fails with "no such function".
-        sqlite3_create_function_v2(
-            connection, name, 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nil,
-            { context, count, arguments in
-                guard count == 2, let arguments else { return sqlite3_result_int(context, 0) }
-                sqlite3_result_int(context, FoldedContainsFunction.evaluate(arguments[0], arguments[1]) ? 1 : 0)
-            }, nil, nil, nil)
+        TextFunction.register(name, arguments: 2, on: connection) { context, count, arguments in
+            guard count == 2, let arguments else { return sqlite3_result_int(context, 0) }
+            sqlite3_result_int(context, FoldedContainsFunction.evaluate(arguments[0], arguments[1]) ? 1 : 0)
+        }
     }
 
     private static func evaluate(_ message: OpaquePointer?, _ needle: OpaquePointer?) -> Bool {
         guard sqlite3_value_type(needle) != SQLITE_NULL, sqlite3_value_type(message) != SQLITE_NULL else { return false }
-        // `_text` before `_bytes`, as SQLite asks: the count is then the text's own, in UTF-8.
-        let needleBytes = UnsafeBufferPointer(start: sqlite3_value_text(needle), count: Int(sqlite3_value_bytes(needle)))
-        let messageBytes = UnsafeBufferPointer(start: sqlite3_value_text(message), count: Int(sqlite3_value_bytes(message)))
-        return contains(messageBytes, foldedNeedle: needleBytes)
+        let needleBytes = TextFunction.bytes(needle)
+        return contains(TextFunction.bytes(message), foldedNeedle: needleBytes)
     }
 
     /// Whether the message, folded, contains the folded needle: on the bytes while the message
