@@ -50,19 +50,20 @@ public enum SummaryKind: UInt8, Sendable, CaseIterable {
     }
 }
 
-/// How many lines of each `SummaryKind` a block of lines holds.
+/// How many lines of each `SummaryKind` a block of lines holds: eight counters in a value, no
+/// allocation (one is made for every block and every run of lines a merge copies).
 public struct SummaryCounts: Sendable, Equatable {
-    public private(set) var counts = [Int](repeating: 0, count: SummaryKind.allCases.count)
+    private var counts = SIMD8<Int>()
 
     public init() {}
 
     public subscript(kind: SummaryKind) -> Int { counts[Int(kind.rawValue)] }
 
     public mutating func add(_ kind: SummaryKind) {
-        counts[Int(kind.rawValue)] += 1
+        counts[Int(kind.rawValue)] &+= 1
     }
 
     public mutating func add(_ other: SummaryCounts) {
-        for index in counts.indices { counts[index] += other.counts[index] }
+        counts &+= other.counts
     }
 }

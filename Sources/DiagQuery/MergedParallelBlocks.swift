@@ -28,11 +28,9 @@ struct KeyedNDJSONBlock: NDJSONLines {
         kinds.removeAll(keepingCapacity: true)
     }
 
-    /// The kinds of lines `range`.
-    func summary(_ range: Range<Int>) -> SummaryCounts {
-        var counts = SummaryCounts()
+    /// Adds the kinds of lines `range` to `counts`.
+    func addKinds(_ range: Range<Int>, to counts: inout SummaryCounts) {
         for index in range { counts.add(SummaryKind(rawValue: kinds[index]) ?? .default) }
-        return counts
     }
 }
 
@@ -177,12 +175,14 @@ private struct RowOrderMerge {
             remaining -= to - from
             heads[first] = try stream.head()
             if from == 0, to == block.count, output.isEmpty {
-                try body(block.bytes, block.count, block.summary(0..<block.count))
+                var whole = SummaryCounts()
+                block.addKinds(0..<block.count, to: &whole)
+                try body(block.bytes, block.count, whole)
                 continue
             }
             output.append(contentsOf: block.bytes[(from == 0 ? 0 : block.ends[from - 1])..<block.ends[to - 1]])
             lines += to - from
-            kinds.add(block.summary(from..<to))
+            block.addKinds(from..<to, to: &kinds)
             if output.count >= StoreRows.blockSize {
                 try body(output, lines, kinds)
                 output.removeAll(keepingCapacity: true)

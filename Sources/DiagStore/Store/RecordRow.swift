@@ -99,15 +99,22 @@ enum RecordRow {
     /// such a value.
     @inline(__always)
     static func types(_ statement: Statement, chunk: String) throws -> (MessageType, EventType) {
-        let code = statement.int64(at: 3)
-        guard let messageType = MessageType(rawValue: Int(truncatingIfNeeded: code)) else {
-            throw badValue(statement, chunk, "messageType", code, accepted: "0, 1, 2, 16 or 17")
-        }
+        let messageType = try self.messageType(statement, chunk: chunk)
         let eventCode = statement.int64(at: 4)
         guard let eventType = EventType(rawValue: Int(truncatingIfNeeded: eventCode)) else {
             throw badValue(statement, chunk, "eventType", eventCode, accepted: "a code of EventType (1024 for logEvent)")
         }
         return (messageType, eventType)
+    }
+
+    /// The row's `messageType`, refused with the row named when no record holds such a value.
+    @inline(__always)
+    static func messageType(_ statement: Statement, chunk: String) throws -> MessageType {
+        let code = statement.int64(at: 3)
+        guard let messageType = MessageType(rawValue: Int(truncatingIfNeeded: code)) else {
+            throw badValue(statement, chunk, "messageType", code, accepted: "0, 1, 2, 16 or 17")
+        }
+        return messageType
     }
 
     static func badValue(_ statement: Statement, _ chunk: String, _ column: String, _ value: Int64, accepted: String) -> StoreError {

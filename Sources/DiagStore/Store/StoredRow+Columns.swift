@@ -6,11 +6,7 @@ extension StoredRow {
     /// `messageType`, checked as `record()` checks it: a value no record holds is refused with
     /// an error naming the chunk, the row id and the accepted values.
     public func messageType() throws -> MessageType {
-        let code = reader.statement.int64(at: 3)
-        guard let type = MessageType(rawValue: Int(truncatingIfNeeded: code)) else {
-            throw RecordRow.badValue(reader.statement, reader.path, "messageType", code, accepted: "0, 1, 2, 16 or 17")
-        }
-        return type
+        try RecordRow.messageType(reader.statement, chunk: reader.path)
     }
 
     /// `process`'s bytes as stored (nil for NULL), valid inside `body`.
