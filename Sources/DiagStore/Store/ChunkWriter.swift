@@ -181,8 +181,9 @@ final class ChunkWriter {
 
     /// After a commit: every `checkpointFrames` frames written to the WAL, the checkpoint thread
     /// copies the WAL into the file (the WAL starts again from its beginning at a later commit).
-    /// When it has not finished the one before (starved, or failing), this connection
-    /// checkpoints, as SQLite's own automatic checkpoint would have: the WAL stays bounded.
+    /// When it has not finished the one before (starved, or failing), or when the WAL has not
+    /// started again after several of its checkpoints, this connection checkpoints, as SQLite's
+    /// own automatic checkpoint would have: the WAL stays bounded.
     /// Like that automatic checkpoint, a failure here is not the commit's (it is durable): the
     /// next one tries again, and closing or sealing the chunk checkpoints it whole.
     ///
@@ -196,10 +197,21 @@ final class ChunkWriter {
         if frames < framesAtLastCheckpoint { framesAtLastCheckpoint = 0 }
         guard let checkpointer, frames - framesAtLastCheckpoint >= checkpointFrames else { return }
         framesAtLastCheckpoint = frames
-        if !checkpointer.request() {
+        if frames >= Self.threadCheckpointsBeforeOwn * checkpointFrames {
+            // The thread's checkpoints did not let the WAL start again: each copies the frames
+            // committed when it began, and a commit came before it ended (a slow sync). This
+            // connection checkpoints between two of its own commits, once the thread's checkpoint
+            // under way has ended: every frame is copied, and the next commit starts the WAL again.
+            checkpointer.waitUntilIdle()
+            try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        } else if !checkpointer.request() {
             try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
         }
     }
+
+    /// Checkpoints asked of the thread before this connection checkpoints itself (see
+    /// `checkpointIfDue`): in a burst, a chunk is closed (and checkpointed whole) long before.
+    static let threadCheckpointsBeforeOwn: Int64 = 4
 
     private func currentPageCount() throws -> Int64 {
         defer { pageCount.reset() }

@@ -49,6 +49,17 @@ final class WALCheckpointer: @unchecked Sendable {
         }
     }
 
+    /// Waits for the checkpoint under way (if any) to end, and takes back a request the thread
+    /// has not begun: the caller is to checkpoint itself, and the two would only wait on each
+    /// other's lock.
+    func waitUntilIdle() {
+        _ = state.wait(on: \.parked) { state -> Void? in
+            if state.working { return nil }
+            state.requested = false
+            return ()
+        }
+    }
+
     /// Why the last checkpoint failed, if it did (a checkpoint that succeeds clears it).
     var lastFailure: String? {
         state.withLock { $0.failure }
