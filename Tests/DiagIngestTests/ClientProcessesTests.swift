@@ -17,6 +17,14 @@ import TestSupport
             #expect(output.stdout.contains("dropped=0 errors=0"))
         }
         #expect(daemon.stop() == 0)
+        // A stopped diagd leaves no WAL beside its chunks: every reader of the store would read
+        // it back (its open chunk's was left until 2026-12-05).
+        let chunks = try FileManager.default.subpathsOfDirectory(atPath: daemon.storePath).filter { $0.hasSuffix(".chunk.sqlite") }
+        #expect(!chunks.isEmpty)
+        for chunk in chunks {
+            let wal = (try? FileManager.default.attributesOfItem(atPath: daemon.storePath + "/" + chunk + "-wal"))?[.size] as? Int ?? 0
+            #expect(wal == 0, "\(chunk)-wal holds \(wal) bytes")
+        }
         let records = try daemon.clientRecords()
         // Debug records (every fifth) stay in the memory ring by default.
         #expect(records.count == tags.count * 160)
