@@ -197,16 +197,15 @@ final class ChunkWriter {
         if frames < framesAtLastCheckpoint { framesAtLastCheckpoint = 0 }
         guard let checkpointer, frames - framesAtLastCheckpoint >= checkpointFrames else { return }
         framesAtLastCheckpoint = frames
-        if frames >= Self.threadCheckpointsBeforeOwn * checkpointFrames {
-            // The thread's checkpoints did not let the WAL start again: each copies the frames
-            // committed when it began, and a commit came before it ended (a slow sync). This
-            // connection checkpoints between two of its own commits, once the thread's checkpoint
-            // under way has ended: every frame is copied, and the next commit starts the WAL again.
-            checkpointer.waitUntilIdle()
-            try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        } else if !checkpointer.request() {
-            try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        }
+        if frames < Self.threadCheckpointsBeforeOwn * checkpointFrames, checkpointer.request() { return }
+        // The thread is behind, or its checkpoints did not let the WAL start again (each copies
+        // the frames committed when it began, and a commit came before it ended: a slow sync).
+        // This connection checkpoints between two of its own commits, once the thread's
+        // checkpoint under way has ended (until then the lock is the thread's, and a checkpoint
+        // here would give up at once): every frame is copied, and the next commit starts the WAL
+        // again.
+        checkpointer.waitUntilIdle()
+        try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
     }
 
     /// Checkpoints asked of the thread before this connection checkpoints itself (see

@@ -50,12 +50,14 @@ final class WALCheckpointer: @unchecked Sendable {
     }
 
     /// Waits for the checkpoint under way (if any) to end, and takes back a request the thread
-    /// has not begun: the caller is to checkpoint itself, and the two would only wait on each
-    /// other's lock.
+    /// has not begun: the caller is to checkpoint itself in its place (the two would only fail
+    /// on each other's lock), and a failure of the thread's is forgotten, so that the next
+    /// request is the thread's again.
     func waitUntilIdle() {
         _ = state.wait(on: \.parked) { state -> Void? in
             if state.working { return nil }
             state.requested = false
+            state.failure = nil
             return ()
         }
     }
