@@ -100,6 +100,36 @@ public struct PackedRecords: Sendable, ExpressibleByArrayLiteral {
         count += 1
     }
 
+    /// Appends one row of exactly `byteCount` bytes (`RawRowWriter.size` of its columns),
+    /// written by `write` through a pointer: the buffer grows once a row instead of at each of
+    /// its 23 columns' two or three appends, which were a fifth of diagd's connection threads'
+    /// time (Array's `append(contentsOf:)` and its uniqueness checks, `perf record -g`).
+    mutating func appendRow(byteCount: Int, _ write: (inout RawRowWriter) -> Void) {
+        let start = bytes.count
+        lastRowStart = start
+        Self.appendZeros(byteCount, to: &bytes)
+        bytes.withUnsafeMutableBytes { raw in
+            var row = RawRowWriter(next: raw.baseAddress! + start, end: raw.baseAddress! + start + byteCount)
+            write(&row)
+            precondition(row.next == row.end, "a packed row wrote other than the bytes it counted")
+        }
+        count += 1
+    }
+
+    /// Zeros to grow a buffer by, copied from (Array grows geometrically, as with any append).
+    private static let zeros = [UInt8](repeating: 0, count: 4096)
+
+    private static func appendZeros(_ count: Int, to bytes: inout [UInt8]) {
+        var left = count
+        zeros.withUnsafeBufferPointer { zeros in
+            while left > 0 {
+                let step = min(left, zeros.count)
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: zeros[0..<step]))
+                left -= step
+            }
+        }
+    }
+
     /// Lends the rows, one `Row` at a time, in order.
     @inlinable
     public func forEachRow(_ body: (inout Row) throws -> Void) rethrows {
@@ -185,5 +215,50 @@ struct RowWriter {
         bytes.append(PackedRecords.Tag.text.rawValue)
         withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
         bytes.append(contentsOf: utf8)
+    }
+}
+
+/// Writes one row's columns into the bytes `PackedRecords.appendRow(byteCount:_:)` made room
+/// for, in the same format as `RowWriter`. Each write checks that it stays inside the row.
+struct RawRowWriter {
+    var next: UnsafeMutableRawPointer
+    let end: UnsafeMutableRawPointer
+
+    /// The bytes of a row's columns: `nulls` nulls, `integers` integers, and texts of
+    /// `textBytes` UTF-8 bytes in all, `texts` of them.
+    static func size(nulls: Int, integers: Int, texts: Int, textBytes: Int) -> Int {
+        nulls + integers * 9 + texts * 5 + textBytes
+    }
+
+    @inline(__always)
+    private mutating func reserve(_ count: Int) -> UnsafeMutableRawPointer {
+        precondition(end - next >= count, "a packed row wrote more than the bytes it counted")
+        defer { next += count }
+        return next
+    }
+
+    @inline(__always)
+    mutating func null() {
+        reserve(1).storeBytes(of: PackedRecords.Tag.null.rawValue, as: UInt8.self)
+    }
+
+    @inline(__always)
+    mutating func integer(_ value: Int64) {
+        let at = reserve(9)
+        at.storeBytes(of: PackedRecords.Tag.integer.rawValue, as: UInt8.self)
+        at.storeBytes(of: value.littleEndian, toByteOffset: 1, as: Int64.self)
+    }
+
+    @inline(__always)
+    mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let at = reserve(5 + utf8.count)
+        at.storeBytes(of: PackedRecords.Tag.text.rawValue, as: UInt8.self)
+        at.storeBytes(of: UInt32(utf8.count).littleEndian, toByteOffset: 1, as: UInt32.self)
+        if let base = utf8.baseAddress, utf8.count > 0 { (at + 5).copyMemory(from: base, byteCount: utf8.count) }
+    }
+
+    mutating func text(_ value: String?) {
+        guard var value else { return null() }
+        value.withUTF8 { text($0) }
     }
 }

@@ -71,22 +71,35 @@ public struct RecordLineReader {
         } else {
             timestamp = receiptTime
         }
-        packed.appendRow { row in
-            row.integer(timestamp)
-            row.integer(receiptTime)
-            row.integer(Int64(messageType.rawValue))
-            row.integer(Int64(eventType.rawValue))
-            row.text(process)
-            row.integer(processID)
-            row.text(processImagePath)
-            row.integer(userID)
-            for column in Column.sender.rawValue...Column.signpostScope.rawValue {
-                switch slots[column] {
-                case .absent: row.null()
-                case .integer(let value): row.integer(value)
-                case .line(let start, let count): row.text(UnsafeBufferPointer(rebasing: line[start..<(start + count)]))
-                case .scratch(let start, let count):
-                    scratch.withUnsafeBufferPointer { row.text(UnsafeBufferPointer(rebasing: $0[start..<(start + count)])) }
+        // The row's size first, so that the batch's buffer grows once for it.
+        var nulls = 0, integers = 6, texts = 0, textBytes = 0
+        if let process { texts += 1; textBytes += process.utf8.count } else { nulls += 1 }
+        if let processImagePath { texts += 1; textBytes += processImagePath.utf8.count } else { nulls += 1 }
+        for column in Column.sender.rawValue...Column.signpostScope.rawValue {
+            switch slots[column] {
+            case .absent: nulls += 1
+            case .integer: integers += 1
+            case .line(_, let count), .scratch(_, let count): texts += 1; textBytes += count
+            }
+        }
+        let byteCount = RawRowWriter.size(nulls: nulls, integers: integers, texts: texts, textBytes: textBytes)
+        scratch.withUnsafeBufferPointer { scratch in
+            packed.appendRow(byteCount: byteCount) { row in
+                row.integer(timestamp)
+                row.integer(receiptTime)
+                row.integer(Int64(messageType.rawValue))
+                row.integer(Int64(eventType.rawValue))
+                row.text(process)
+                row.integer(processID)
+                row.text(processImagePath)
+                row.integer(userID)
+                for column in Column.sender.rawValue...Column.signpostScope.rawValue {
+                    switch slots[column] {
+                    case .absent: row.null()
+                    case .integer(let value): row.integer(value)
+                    case .line(let start, let count): row.text(UnsafeBufferPointer(rebasing: line[start..<(start + count)]))
+                    case .scratch(let start, let count): row.text(UnsafeBufferPointer(rebasing: scratch[start..<(start + count)]))
+                    }
                 }
             }
         }

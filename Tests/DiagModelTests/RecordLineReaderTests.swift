@@ -75,6 +75,36 @@ import Testing
         #expect(try joined.records().count == 3)
     }
 
+    /// A connection's batch: rows packed one after another (each sized before it is written),
+    /// from a peer whose process the kernel named and from one it did not, and one longer than
+    /// the zeros the buffer grows by at a time: the general packing of the same records, byte
+    /// for byte.
+    @Test func rowsPackedOneAfterAnotherAreTheGeneralPacking() throws {
+        let long = #"{"timestamp":11,"eventMessage":"\#(String(repeating: "long é ", count: 1_000))","sender":"s"}"#
+        var packed = PackedRecords()
+        var expected: [LogRecord] = []
+        var reader = RecordLineReader()
+        for (index, line) in (Self.plainLines + [long]).enumerated() {
+            let named = index % 2 == 0
+            let bytes = Array(line.utf8)
+            let taken = bytes.withUnsafeBufferPointer { buffer in
+                guard reader.read(buffer) else { return false }
+                reader.appendRow(
+                    from: buffer, to: &packed, receiptTime: Self.receiptTime,
+                    process: named ? "client" : nil, processID: 4242, processImagePath: named ? "/usr/bin/client" : nil, userID: 1000)
+                return true
+            }
+            try #require(taken, "the reader declined \(line)")
+            var record = try #require(generalRecord(bytes))
+            if !named { record.process = nil; record.processImagePath = nil }
+            expected.append(record)
+        }
+        #expect(packed.bytes == PackedRecords(expected).bytes)
+        #expect(packed.count == expected.count)
+        #expect(try packed.records() == expected)
+        #expect(try packed.lastRecord() == expected.last)
+    }
+
     @Test(arguments: otherLines)
     func leavesOtherLinesToTheGeneralReader(_ line: String) throws {
         #expect(fastRow(line) == nil)
