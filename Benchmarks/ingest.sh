@@ -4,8 +4,8 @@
 # loopback -> omfile, the same records pre-rendered as RFC 5424 lines, 4 sending processes,
 # timed to the last line in its file, no acknowledgements) and a bare SQLite insert loop of the
 # same records, in one run. Prints records/s for each, the ratios, diagd's CPU per record (to
-# its last acknowledgement, and again once it has sealed and indexed the closed chunks) and its
-# peak RSS.
+# its last acknowledgement, by thread too, and again once it has sealed and indexed the closed
+# chunks) and its peak RSS.
 #
 #   Benchmarks/ingest.sh [records-per-client]     (default 250000; 4 clients)
 #   PERF_DATA=FILE Benchmarks/ingest.sh ...        also records diagd's profile (perf record -g)
@@ -93,6 +93,13 @@ line = s.makefile().readline(); stats = json.loads(line)["stats"]
 print(stats["persisted"], stats["transactions"])' "$WORK/diagd.sock")
 read -r PERSISTED TRANSACTIONS <<<"$STATS"
 CPU=$(awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$DIAGD_PID/stat")
+# The same CPU by thread, the threads of one kind added up (diagd-conn-0, -1… as diagd-conn):
+# the single writer's share is what bounds the rate once the cores are not all busy.
+THREADS=$(for task in "/proc/$DIAGD_PID"/task/*; do
+    [[ -r "$task/stat" ]] || continue
+    printf '%s %s\n' "$(awk '{ print $14 + $15 }' "$task/stat" 2>/dev/null)" "$(cat "$task/comm" 2>/dev/null)"
+done | awk -v total="$TOTAL" '{ name = substr($0, length($1) + 2); sub(/-[0-9]+$/, "", name); ticks[name] += $1 }
+    END { for (name in ticks) if (ticks[name] > 0) printf "%s %.2f us, ", name, ticks[name] / 100 * 1e6 / total }' | sed 's/, $//')
 # The seals of the closed chunks come after the burst (their indexes, and the copy of their WAL
 # into the file, which diagd leaves to the seal): diagd's CPU again once every chunk but the open
 # one is sealed and search-indexed (Info.json), for the whole work a record costs. Up to 10 min.
@@ -115,7 +122,7 @@ STORED=$(for f in "$WORK"/store/Persist/*.chunk.sqlite; do sqlite3 "$f" "select 
 
 # The report of the last run_diagd, labelled $1.
 report() {
-awk -v label="$1" -v rsyslog="$RSYSLOG_RATE" -v rsyslogcpu="$RSYSLOG_CPU" -v barecpu="$BARE_CPU" -v cpu="$CPU" -v total="$TOTAL" -v start="$START" -v last="$LAST" -v bare="$BARE_RATE" -v peak="$PEAK_KB" -v stored="$STORED" -v persisted="$PERSISTED" -v transactions="$TRANSACTIONS" -v sealedcpu="$SEALED_CPU" -v sealedafter="$SEALED_AFTER" 'BEGIN {
+awk -v label="$1" -v rsyslog="$RSYSLOG_RATE" -v rsyslogcpu="$RSYSLOG_CPU" -v barecpu="$BARE_CPU" -v cpu="$CPU" -v total="$TOTAL" -v start="$START" -v last="$LAST" -v bare="$BARE_RATE" -v peak="$PEAK_KB" -v stored="$STORED" -v persisted="$PERSISTED" -v transactions="$TRANSACTIONS" -v sealedcpu="$SEALED_CPU" -v sealedafter="$SEALED_AFTER" -v threads="$THREADS" 'BEGIN {
     seconds = last - start; rate = total / seconds
     printf "\n%-36s %12s\n", "", "records/s"
     printf "%-36s %12d\n", "rsyslogd imtcp -> omfile, 4 senders", rsyslog
@@ -124,6 +131,7 @@ awk -v label="$1" -v rsyslog="$RSYSLOG_RATE" -v rsyslogcpu="$RSYSLOG_CPU" -v bar
     printf "ratio diagd / rsyslogd: %.2f (target >= 1.0)\n", rate / rsyslog
     printf "ratio diagd / bare: %.2f (target >= 0.60); target >= 300000 records/s: %s\n", rate / bare, (rate >= 300000 ? "met" : "NOT met")
     printf "CPU per record: diagd %.2f us (all threads), rsyslogd %.2f us, bare insert loop %.2f us; bare / diagd: %.2f\n", cpu * 1e6 / total, rsyslogcpu * 1e6 / total, barecpu * 1e6 / total, barecpu / cpu
+    printf "diagd CPU per record by thread, to the last ack: %s\n", threads
     if (sealedafter != "") printf "CPU per record with the closed chunks sealed and indexed (%s s after the last ack): diagd %.2f us\n", sealedafter, sealedcpu * 1e6 / total
     else printf "closed chunks not all sealed and indexed 10 min after the last ack: diagd %.2f us of CPU per record by then\n", sealedcpu * 1e6 / total
     printf "diagd peak RSS: %.1f MiB (target < 128 MiB); records stored: %d of %d\n", peak / 1024, stored, total
