@@ -53,64 +53,30 @@ public struct PackedRecords: Sendable, ExpressibleByArrayLiteral {
 
     /// Packs a record's fields, in column order.
     public mutating func append(_ record: LogRecord) {
-        lastRowStart = bytes.count
-        var row = RowWriter(bytes: bytes)
-        bytes = []
-        row.integer(record.timestamp)
-        row.integer(record.receiptTime)
-        row.integer(Int64(record.messageType.rawValue))
-        row.integer(Int64(record.eventType.rawValue))
-        row.text(record.process)
-        row.integer(record.processID)
-        row.text(record.processImagePath)
-        row.integer(record.userID)
-        row.text(record.sender)
-        row.text(record.senderImagePath)
-        row.text(record.subsystem)
-        row.text(record.category)
-        row.integer(record.threadID)
-        row.integer(record.activityIdentifier)
-        row.integer(record.parentActivityIdentifier)
-        row.integer(record.traceID)
-        row.text(record.eventMessage)
-        row.text(record.formatString)
-        row.integer(record.signpostID)
-        row.text(record.signpostName)
-        row.text(record.signpostType)
-        if let metadata = record.metadata {
+        var metadata: [UInt8]?
+        if let fields = record.metadata {
             var writer = JSONWriter(reservingCapacity: 128)
-            writer.append(.object(metadata))
-            writer.bytes.withUnsafeBufferPointer { row.text($0) }
-        } else {
-            row.null()
+            writer.append(.object(fields))
+            metadata = writer.bytes
         }
-        row.text(record.signpostScope)
-        bytes = row.bytes
-        count += 1
+        appendRow(RecordColumns(record: record, metadata: metadata))
     }
 
-    /// Appends one row written by `write`, which must write every column in order.
-    @usableFromInline
-    mutating func appendRow(_ write: (inout RowWriter) -> Void) {
-        lastRowStart = bytes.count
-        var row = RowWriter(bytes: bytes)
-        bytes = []
-        write(&row)
-        bytes = row.bytes
-        count += 1
-    }
-
-    /// Appends one row of exactly `byteCount` bytes (`RawRowWriter.size` of its columns),
-    /// written by `write` through a pointer: the buffer grows once a row instead of at each of
-    /// its 23 columns' two or three appends, which were a fifth of diagd's connection threads'
-    /// time (Array's `append(contentsOf:)` and its uniqueness checks, `perf record -g`).
-    mutating func appendRow(byteCount: Int, _ write: (inout RawRowWriter) -> Void) {
+    /// Appends the row `source` writes: its columns are counted first (`RowMeasure`), the
+    /// buffer grows once by that many bytes, and `RawRowWriter` writes them through a pointer.
+    /// Written column by column with Array's appends, two or three a column, the rows took a
+    /// fifth of diagd's connection threads' time (`perf record -g`); counting and writing go
+    /// through the same `writeColumns`, so they cannot disagree.
+    mutating func appendRow(_ source: some PackedRowSource) {
+        var measure = RowMeasure()
+        source.writeColumns(to: &measure)
+        let byteCount = measure.byteCount
         let start = bytes.count
         lastRowStart = start
         Self.appendZeros(byteCount, to: &bytes)
         bytes.withUnsafeMutableBytes { raw in
             var row = RawRowWriter(next: raw.baseAddress! + start, end: raw.baseAddress! + start + byteCount)
-            write(&row)
+            source.writeColumns(to: &row)
             precondition(row.next == row.end, "a packed row wrote other than the bytes it counted")
         }
         count += 1
@@ -190,45 +156,79 @@ public struct PackedRecords: Sendable, ExpressibleByArrayLiteral {
     }
 }
 
-/// Writes one row's columns at the end of a batch's bytes.
-@usableFromInline
-struct RowWriter {
-    var bytes: [UInt8]
+/// Where a row's columns go, each once and in column order: `RowMeasure` counts their bytes,
+/// `RawRowWriter` writes them.
+protocol PackedColumns {
+    mutating func null()
+    mutating func integer(_ value: Int64)
+    mutating func text(_ utf8: UnsafeBufferPointer<UInt8>)
+}
 
-    mutating func null() {
-        bytes.append(PackedRecords.Tag.null.rawValue)
-    }
-
+extension PackedColumns {
     mutating func integer(_ value: Int64?) {
         guard let value else { return null() }
-        bytes.append(PackedRecords.Tag.integer.rawValue)
-        // As typed bytes: Array's append of raw bytes goes element by element.
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+        integer(value)
     }
 
     mutating func text(_ value: String?) {
         guard var value else { return null() }
         value.withUTF8 { text($0) }
     }
+}
 
-    mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) {
-        bytes.append(PackedRecords.Tag.text.rawValue)
-        withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
-        bytes.append(contentsOf: utf8)
+/// A row's 23 columns, written in order to any `PackedColumns` (twice for each row packed:
+/// counted, then written).
+protocol PackedRowSource {
+    func writeColumns(to columns: inout some PackedColumns)
+}
+
+/// A `LogRecord`'s columns, its metadata already written out as JSON.
+private struct RecordColumns: PackedRowSource {
+    let record: LogRecord
+    let metadata: [UInt8]?
+
+    func writeColumns(to row: inout some PackedColumns) {
+        row.integer(record.timestamp)
+        row.integer(record.receiptTime)
+        row.integer(Int64(record.messageType.rawValue))
+        row.integer(Int64(record.eventType.rawValue))
+        row.text(record.process)
+        row.integer(record.processID)
+        row.text(record.processImagePath)
+        row.integer(record.userID)
+        row.text(record.sender)
+        row.text(record.senderImagePath)
+        row.text(record.subsystem)
+        row.text(record.category)
+        row.integer(record.threadID)
+        row.integer(record.activityIdentifier)
+        row.integer(record.parentActivityIdentifier)
+        row.integer(record.traceID)
+        row.text(record.eventMessage)
+        row.text(record.formatString)
+        row.integer(record.signpostID)
+        row.text(record.signpostName)
+        row.text(record.signpostType)
+        if let metadata { metadata.withUnsafeBufferPointer { row.text($0) } } else { row.null() }
+        row.text(record.signpostScope)
     }
 }
 
-/// Writes one row's columns into the bytes `PackedRecords.appendRow(byteCount:_:)` made room
-/// for, in the same format as `RowWriter`. Each write checks that it stays inside the row.
-struct RawRowWriter {
+/// Counts the bytes of a row's columns.
+struct RowMeasure: PackedColumns {
+    var byteCount = 0
+
+    mutating func null() { byteCount += 1 }
+    mutating func integer(_ value: Int64) { byteCount += 9 }
+    mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) { byteCount += 5 + utf8.count }
+}
+
+/// Writes a row's columns (each a tag byte: `null`; `integer` and 8 bytes; `text`, a 4-byte
+/// length and the bytes) into the bytes `PackedRecords.appendRow` made room for. Each write
+/// checks that it stays inside the row.
+struct RawRowWriter: PackedColumns {
     var next: UnsafeMutableRawPointer
     let end: UnsafeMutableRawPointer
-
-    /// The bytes of a row's columns: `nulls` nulls, `integers` integers, and texts of
-    /// `textBytes` UTF-8 bytes in all, `texts` of them.
-    static func size(nulls: Int, integers: Int, texts: Int, textBytes: Int) -> Int {
-        nulls + integers * 9 + texts * 5 + textBytes
-    }
 
     @inline(__always)
     private mutating func reserve(_ count: Int) -> UnsafeMutableRawPointer {
@@ -237,28 +237,20 @@ struct RawRowWriter {
         return next
     }
 
-    @inline(__always)
     mutating func null() {
         reserve(1).storeBytes(of: PackedRecords.Tag.null.rawValue, as: UInt8.self)
     }
 
-    @inline(__always)
     mutating func integer(_ value: Int64) {
         let at = reserve(9)
         at.storeBytes(of: PackedRecords.Tag.integer.rawValue, as: UInt8.self)
         at.storeBytes(of: value.littleEndian, toByteOffset: 1, as: Int64.self)
     }
 
-    @inline(__always)
     mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) {
         let at = reserve(5 + utf8.count)
         at.storeBytes(of: PackedRecords.Tag.text.rawValue, as: UInt8.self)
         at.storeBytes(of: UInt32(utf8.count).littleEndian, toByteOffset: 1, as: UInt32.self)
         if let base = utf8.baseAddress, utf8.count > 0 { (at + 5).copyMemory(from: base, byteCount: utf8.count) }
-    }
-
-    mutating func text(_ value: String?) {
-        guard var value else { return null() }
-        value.withUTF8 { text($0) }
     }
 }

@@ -71,35 +71,40 @@ public struct RecordLineReader {
         } else {
             timestamp = receiptTime
         }
-        // The row's size first, so that the batch's buffer grows once for it.
-        var nulls = 0, integers = 6, texts = 0, textBytes = 0
-        if let process { texts += 1; textBytes += process.utf8.count } else { nulls += 1 }
-        if let processImagePath { texts += 1; textBytes += processImagePath.utf8.count } else { nulls += 1 }
-        for column in Column.sender.rawValue...Column.signpostScope.rawValue {
-            switch slots[column] {
-            case .absent: nulls += 1
-            case .integer: integers += 1
-            case .line(_, let count), .scratch(_, let count): texts += 1; textBytes += count
-            }
-        }
-        let byteCount = RawRowWriter.size(nulls: nulls, integers: integers, texts: texts, textBytes: textBytes)
         scratch.withUnsafeBufferPointer { scratch in
-            packed.appendRow(byteCount: byteCount) { row in
-                row.integer(timestamp)
-                row.integer(receiptTime)
-                row.integer(Int64(messageType.rawValue))
-                row.integer(Int64(eventType.rawValue))
-                row.text(process)
-                row.integer(processID)
-                row.text(processImagePath)
-                row.integer(userID)
-                for column in Column.sender.rawValue...Column.signpostScope.rawValue {
-                    switch slots[column] {
-                    case .absent: row.null()
-                    case .integer(let value): row.integer(value)
-                    case .line(let start, let count): row.text(UnsafeBufferPointer(rebasing: line[start..<(start + count)]))
-                    case .scratch(let start, let count): row.text(UnsafeBufferPointer(rebasing: scratch[start..<(start + count)]))
-                    }
+            packed.appendRow(LineColumns(
+                reader: self, line: line, scratch: scratch, timestamp: timestamp, receiptTime: receiptTime,
+                process: process, processID: processID, processImagePath: processImagePath, userID: userID))
+        }
+    }
+
+    /// The columns of the line read, with diagd's fields, as `appendRow` packs them.
+    private struct LineColumns: PackedRowSource {
+        let reader: RecordLineReader
+        let line: UnsafeBufferPointer<UInt8>
+        let scratch: UnsafeBufferPointer<UInt8>
+        let timestamp: Int64
+        let receiptTime: Int64
+        let process: String?
+        let processID: Int64
+        let processImagePath: String?
+        let userID: Int64
+
+        func writeColumns(to row: inout some PackedColumns) {
+            row.integer(timestamp)
+            row.integer(receiptTime)
+            row.integer(Int64(reader.messageType.rawValue))
+            row.integer(Int64(reader.eventType.rawValue))
+            row.text(process)
+            row.integer(processID)
+            row.text(processImagePath)
+            row.integer(userID)
+            for column in Column.sender.rawValue...Column.signpostScope.rawValue {
+                switch reader.slots[column] {
+                case .absent: row.null()
+                case .integer(let value): row.integer(value)
+                case .line(let start, let count): row.text(UnsafeBufferPointer(rebasing: line[start..<(start + count)]))
+                case .scratch(let start, let count): row.text(UnsafeBufferPointer(rebasing: scratch[start..<(start + count)]))
                 }
             }
         }
