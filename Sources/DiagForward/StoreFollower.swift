@@ -50,7 +50,7 @@ public final class StoreFollower {
     /// The position after the newest committed record: where a new forward starts.
     public func endPosition(chunks: [ChunkInfo]) throws -> ForwardPosition {
         guard let newest = chunks.max(by: { $0.sequence < $1.sequence }) else { return .beginning }
-        let chunk = try OpenChunk(sequence: newest.sequence, path: path(of: newest))
+        let chunk = try StoreLayout.openingChunk(at: path(of: newest)) { try OpenChunk(sequence: newest.sequence, path: $0) }
         return ForwardPosition(chunk: newest.sequence, record: try chunk?.maximumID() ?? 0)
     }
 
@@ -83,7 +83,7 @@ public final class StoreFollower {
             let isListed = listed.contains { $0.sequence == current }
             if open?.sequence != current { open = nil }
             if open == nil, isListed, let info = listed.first(where: { $0.sequence == current }) {
-                open = try OpenChunk(sequence: current, path: path(of: info))
+                open = try StoreLayout.openingChunk(at: path(of: info)) { try OpenChunk(sequence: current, path: $0) }
             }
             if let chunk = open {
                 do {
@@ -119,7 +119,7 @@ public final class StoreFollower {
     }
 
     private func path(of chunk: ChunkInfo) -> String {
-        StoreLayout.chunkURL(storeDirectory, file: chunk.file).path
+        StoreLayout.currentChunkURL(storeDirectory, file: chunk.file).path
     }
 }
 

@@ -25,22 +25,29 @@ final class ChunkReader {
     init?(chunk: ChunkInfo, path: String, filter: StoreFilter, trigrams: TrigramChoice = TrigramChoice(),
           mapped: Bool = false, connections: ChunkConnections? = nil) throws {
         self.chunk = chunk
-        self.path = path
         self.connections = connections
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        // Mapped only when the cursor allows it: mapped chunk pages count in RSS, and a query's
+        // memory must stay flat (under 64 MiB for a million records) whatever the store's size.
+        let mapping = mapped && chunk.sealed ? chunk.byteCount : 0
+        let opened: (path: String, database: Database, tables: ChunkTables)?
         do {
-            // Mapped only when the cursor allows it: mapped chunk pages count in RSS, and a
-            // query's memory must stay flat (under 64 MiB for a million records) whatever the
-            // store's size.
-            let (database, tables): (Database, ChunkTables)
-            let mapping = mapped && chunk.sealed ? chunk.byteCount : 0
-            if let connections {
-                (database, tables) = try connections.connection(chunk: chunk, path: path, mapping: mapping)
-            } else {
-                database = try ChunkConnections.open(chunk: chunk, path: path, mapping: mapping)
-                tables = try ChunkTables(database)
+            opened = try StoreLayout.openingChunk(at: path) { path in
+                guard FileManager.default.fileExists(atPath: path) else { return nil }
+                if let connections {
+                    let (database, tables) = try connections.connection(chunk: chunk, path: path, mapping: mapping)
+                    return (path, database, tables)
+                }
+                let database = try ChunkConnections.open(chunk: chunk, path: path, mapping: mapping)
+                return (path, database, try ChunkTables(database))
             }
-            self.database = database
+        } catch {
+            throw StoreError.chunk(path, error)
+        }
+        guard let opened else { return nil }
+        let (path, database, tables) = opened
+        self.path = path
+        self.database = database
+        do {
             guard tables.hasRecords else { return nil }
             let condition = ChunkCondition(filter: filter, chunk: chunk, tables: tables, database: database, path: path, trigrams: trigrams)
             idOrder = Self.readsInIDOrder(chunk: chunk, filter: filter, condition: condition)

@@ -15,11 +15,7 @@ enum ChunkSealer {
             let database = try Database(path: path, options: .init(create: false))
             let seal = {
                 try database.execute(ChunkSchema.writerPragmas)
-                try database.inTransaction(.immediate) {
-                    for index in ChunkSchema.indexes { try database.execute(index.sql) }
-                    try MessageBlocks.buildPositionBlocks(database)
-                }
-                try database.execute("PRAGMA analysis_limit = 400; ANALYZE")
+                try buildIndexes(database)
             }
             if let pace {
                 try database.withProgressHandler(every: paceInstructions, { pace(false) }, seal)
@@ -33,6 +29,116 @@ enum ChunkSealer {
         } catch {
             throw StoreError.chunk(path, error)
         }
+    }
+
+    /// The seal's work in a chunk's file: the schema's indexes and the positions table in one
+    /// transaction, then the planner's statistics.
+    private static func buildIndexes(_ database: Database) throws {
+        try database.inTransaction(.immediate) {
+            for index in ChunkSchema.indexes { try database.execute(index.sql) }
+            try MessageBlocks.buildPositionBlocks(database)
+        }
+        try database.execute("PRAGMA analysis_limit = 400; ANALYZE")
+    }
+
+    /// Seals a chunk written in a burst (`LogStore.Options.writesBurstsInLargePages`), in 64 KiB
+    /// pages at `burstPath`, into a copy of it in 4 KiB pages at `sealedPath`: a look-up by id or
+    /// by index then reads 4 KiB for its few hundred bytes, not 64 (docs/STORE.md, "Chunks
+    /// written in a burst"). In order:
+    /// 1. the burst's WAL is folded into its file (a reader that opened the file before it is
+    ///    removed may find no WAL beside it, and must find every row in it);
+    /// 2. its tables are copied into `<sealedPath>.sealing` (SQLite's transfer of whole records,
+    ///    ids kept, no journal), where the seal's indexes and statistics are built;
+    /// 3. the copy is synced, put in WAL mode as every sealed chunk is, and renamed to
+    ///    `sealedPath`, and the folder synced.
+    /// Nil, with nothing changed, when a reader kept the WAL from being folded (a read under way
+    /// for the whole busy timeout, a `diag show` paused in a pager): the next pass tries again.
+    /// The caller records the chunk as sealed, then removes the burst's files
+    /// (`removeChunkFiles`). Until the rename, the burst's file is the chunk; after it, the copy
+    /// (`StoreLayout.chunkPath(persist:file:)` looks there first), and a writer that finds both
+    /// removes the burst's (`LogStore.removeSealLeftovers`).
+    static func sealCopy(burstPath: String, sealedPath: String, chunk: ChunkInfo, pace: ((_ lookNow: Bool) -> Void)? = nil) throws -> ChunkInfo? {
+        let temporary = sealedPath + StoreLayout.sealingSuffix
+        do {
+            pace?(true)
+            let source = try Database(path: burstPath, options: .init(create: false))
+            try source.execute(ChunkSchema.writerPragmas)
+            guard try foldWholly(source) else { return nil }
+            let version = try source.userVersion()
+            let tables = try ChunkTables(source)
+            guard tables.hasRecords else {
+                throw StoreError(.badChunk, path: burstPath, reason: "the chunk has no records table to seal")
+            }
+            try removeChunkFiles(temporary)
+            var measured: ChunkInfo
+            do {
+                let copy = try Database(path: temporary)
+                try copy.execute("PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+                let attach = try copy.prepare("ATTACH DATABASE ? AS burst")
+                try attach.bind([burstPath])
+                _ = try attach.step()
+                let work = {
+                    try copy.inTransaction(.immediate) {
+                        try copy.execute(ChunkSchema.createRecords)
+                        try copy.execute("INSERT INTO main.records SELECT * FROM burst.records")
+                        if tables.hasMessageBlocks {
+                            try copy.execute(MessageBlocks.create)
+                            try copy.execute("INSERT INTO main.\(MessageBlocks.table) SELECT * FROM burst.\(MessageBlocks.table)")
+                        }
+                        if tables.hasRecordMasks {
+                            try copy.execute(MessageBlocks.createMasks)
+                            try copy.execute("INSERT INTO main.\(MessageBlocks.masksTable) SELECT * FROM burst.\(MessageBlocks.masksTable)")
+                        }
+                        try copy.setUserVersion(version)
+                    }
+                    try copy.execute("DETACH DATABASE burst")
+                    try buildIndexes(copy)
+                }
+                if let pace {
+                    try copy.withProgressHandler(every: paceInstructions, { pace(false) }, work)
+                } else {
+                    try work()
+                }
+                measured = try measure(copy, chunk: chunk)
+                // Every sealed chunk is in WAL mode, as its search index and expiry write it so.
+                _ = try copy.scalarText("PRAGMA journal_mode = WAL")
+            }
+            try syncFile(temporary)
+            guard rename(temporary, sealedPath) == 0 else {
+                throw StoreError(.io, path: sealedPath, reason: "cannot rename the sealed copy into place: \(String(cString: strerror(errno)))")
+            }
+            try syncFile((sealedPath as NSString).deletingLastPathComponent)
+            measured.byteCount = diskSize(of: sealedPath)
+            measured.sealed = true
+            return measured
+        } catch {
+            try? removeChunkFiles(temporary)
+            throw StoreError.chunk(burstPath, error)
+        }
+    }
+
+    /// Folds the whole WAL into the file and empties it; false when a reader still reading
+    /// older frames kept the checkpoint from finishing within the busy timeout.
+    private static func foldWholly(_ database: Database) throws -> Bool {
+        let statement = try database.prepare("PRAGMA wal_checkpoint(TRUNCATE)")
+        return try statement.step() && statement.int64(at: 0) == 0
+    }
+
+    /// Removes a chunk's file and the files SQLite keeps beside it; a file already gone is no error.
+    static func removeChunkFiles(_ path: String) throws {
+        for file in [path] + StoreLayout.chunkSideSuffixes.map({ path + $0 }) {
+            guard unlink(file) == 0 || errno == ENOENT else {
+                throw StoreError(.io, path: file, reason: "cannot remove: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// `fsync` of a file or a folder.
+    private static func syncFile(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw StoreError(.io, path: path, reason: "cannot open to sync: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw StoreError(.io, path: path, reason: "cannot sync: \(String(cString: strerror(errno)))") }
     }
 
     /// SQLite instructions between two calls of a seal's `pace`: `CPUSharePacer` looks at the

@@ -44,7 +44,7 @@ struct ChunkTimeSamples {
     /// Nil when the chunk cannot be read or holds under two rows: the caller then supposes the
     /// records spread evenly over the chunk's range.
     init?(chunk: ChunkInfo, path: String) {
-        guard let database = try? ChunkConnections.open(chunk: chunk, path: path, mapping: 0) else { return nil }
+        guard let database = try? ChunkConnections.open(chunk: chunk, path: StoreLayout.openableChunkPath(path), mapping: 0) else { return nil }
         self.init(database: database)
     }
 

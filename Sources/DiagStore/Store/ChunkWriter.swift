@@ -14,7 +14,7 @@ final class ChunkWriter {
     /// sets for its new rows alone would hide the old ones from a search.
     private let blocks: MessageBlockWriter?
     private let pageCount: Statement
-    private let pageSize: Int64
+    let pageSize: Int64
     /// WAL frames between two checkpoints: SQLite's own default (32 MiB of 4 KiB pages); with
     /// `foldsAtSeal`, more than a chunk fills in a burst (`LogStore` gives twice its size limit),
     /// so that only a chunk written slowly, a few records a commit, is checkpointed before its
@@ -31,9 +31,13 @@ final class ChunkWriter {
     /// `checkpointOnClose()` asks for one.
     let foldsAtSeal: Bool
 
+    /// True for a burst's chunk, under `Persist/Burst/` (`LogStore.Options.writesBurstsInLargePages`).
+    var isBurst: Bool { StoreLayout.sealedPath(ofBurst: path) != nil }
+
     /// Opens (creating if needed) the chunk at `path` for appending. `foldsAtSeal`: see
-    /// `LogStore.Options.foldsWALAtSeal`.
-    init(path: String, checkpointFrames: Int64 = 8_192, foldsAtSeal: Bool = false) throws {
+    /// `LogStore.Options.foldsWALAtSeal`. `pageSize`: the page size of a chunk created here
+    /// (SQLite's 4 KiB when nil); a chunk that exists keeps its own.
+    init(path: String, pageSize requestedPageSize: Int? = nil, checkpointFrames: Int64 = 8_192, foldsAtSeal: Bool = false) throws {
         self.path = path
         self.foldsAtSeal = foldsAtSeal
         self.checkpointFrames = checkpointFrames
@@ -42,6 +46,8 @@ final class ChunkWriter {
         do {
             let database = try Database(path: path)
             self.database = database
+            // Before anything else: a file's page size is set when its first page is written.
+            if let requestedPageSize { try database.execute("PRAGMA page_size = \(requestedPageSize)") }
             try database.execute(ChunkSchema.writerPragmas)
             let version = try database.userVersion()
             if version == 0 {

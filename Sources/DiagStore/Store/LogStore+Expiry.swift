@@ -49,12 +49,15 @@ extension LogStore {
         }
         var result = ExpiryResult()
         for chunk in removed {
-            let path = chunkPath(chunk.file)
-            for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
-                do {
-                    try FileManager.default.removeItem(atPath: file)
-                } catch {
-                    throw StoreError(.io, path: file, reason: "cannot remove an expired chunk file: \(error.localizedDescription)")
+            // Wherever it is: a burst's chunk under `Persist/Burst/` too (one whose seal was cut
+            // short after its copy was renamed into place is in both).
+            for path in [sealedChunkPath(chunk.file), burstChunkPath(chunk.file)] {
+                for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
+                    do {
+                        try FileManager.default.removeItem(atPath: file)
+                    } catch {
+                        throw StoreError(.io, path: file, reason: "cannot remove an expired chunk file: \(error.localizedDescription)")
+                    }
                 }
             }
             result.removedChunks.append(chunk.file)

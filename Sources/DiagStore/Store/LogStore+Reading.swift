@@ -7,8 +7,9 @@ extension LogStore {
         let chunks = chunksToRead(filter)
         // Each chunk's path made once: a read cut into slices asks again for every slice (1,221
         // for a condition over 10M records), and a URL's path costs a few microseconds.
+        // (Where each is now: a burst's chunk that its seal moves meanwhile is found by `ChunkReader`.)
+        let paths = Dictionary(chunks.map { ($0.file, chunkPath($0.file)) }, uniquingKeysWith: { first, _ in first })
         let persistURL = persistURL
-        let paths = Dictionary(chunks.map { ($0.file, persistURL.appendingPathComponent($0.file).path) }, uniquingKeysWith: { first, _ in first })
         let cursor = RecordCursor(chunks: chunks, filter: filter, pathOf: { paths[$0] ?? persistURL.appendingPathComponent($0).path })
         // The read goes on after the caller lets the store go (`diag show` keeps the cursor only).
         cursor.readerMark = readerMark
@@ -49,15 +50,22 @@ extension LogStore {
     /// (`ChunkConnections.open`): no `-shm` to create beside it, which failed `diag stats` of a
     /// store on a full file system ("disk I/O error") where `diag show` read it.
     func readChunk(_ chunk: ChunkInfo, _ body: (Database, ChunkTables, String) throws -> Void) throws {
-        let path = chunkPath(chunk.file)
-        guard FileManager.default.fileExists(atPath: path) else { return }
+        let planned = chunkPath(chunk.file)
+        let opened: (database: Database, tables: ChunkTables, path: String)?
         do {
-            let database = try ChunkConnections.open(chunk: chunk, path: path, mapping: 0)
-            let tables = try ChunkTables(database)
-            guard tables.hasRecords else { return }
-            try body(database, tables, path)
+            opened = try StoreLayout.openingChunk(at: planned) { path in
+                guard FileManager.default.fileExists(atPath: path) else { return nil }
+                let database = try ChunkConnections.open(chunk: chunk, path: path, mapping: 0)
+                return (database, try ChunkTables(database), path)
+            }
         } catch {
-            throw StoreError.chunk(path, error)
+            throw StoreError.chunk(planned, error)
+        }
+        guard let opened, opened.tables.hasRecords else { return }
+        do {
+            try body(opened.database, opened.tables, opened.path)
+        } catch {
+            throw StoreError.chunk(opened.path, error)
         }
     }
 }

@@ -64,6 +64,28 @@ extension LogStore {
         if changed && !options.readOnly { try saveInfoLocked() }
     }
 
+    /// Removes what a seal of a burst's chunk (`ChunkSealer.sealCopy`) left when it was cut
+    /// short: a copy not renamed into place yet (`<file>.sealing` under `Persist/`, and the files
+    /// beside it), and a burst's file whose copy is in place (the seal stopped before removing
+    /// it; readers already take the copy). Called by the writer lock's holder only, the one
+    /// process that seals. A file that cannot be removed stays (the next writer tries again):
+    /// nothing is lost by it, and readers never take it.
+    func removeSealLeftovers() {
+        let manager = FileManager.default
+        let persist = persistURL.path
+        for name in (try? manager.contentsOfDirectory(atPath: persist)) ?? [] {
+            let stem = StoreLayout.chunkSideSuffixes.reduce(name) { $0.hasSuffix(StoreLayout.sealingSuffix + $1) ? String($0.dropLast($1.count)) : $0 }
+            guard stem.hasSuffix(StoreLayout.sealingSuffix),
+                  ChunkInfo.sequence(fromFileName: String(stem.dropLast(StoreLayout.sealingSuffix.count))) != nil else { continue }
+            unlink(persist + "/" + name)
+        }
+        let burstFolder = StoreLayout.burstFolderURL(url).path
+        for name in (try? manager.contentsOfDirectory(atPath: burstFolder)) ?? []
+        where ChunkInfo.sequence(fromFileName: name) != nil && access(sealedChunkPath(name), F_OK) == 0 {
+            try? ChunkSealer.removeChunkFiles(burstFolder + "/" + name)
+        }
+    }
+
     static func measure(path: String, chunk: ChunkInfo) throws -> ChunkInfo {
         do {
             let database = try Database(path: path, options: .init(create: false))

@@ -70,11 +70,13 @@ struct WindowedSnapshot {
         Self.allowEveryDescriptorPermitted()
         var pinned: [(chunk: ChunkInfo, source: SnapshotSource?, reader: Database?)] = try info.chunks
             .filter { !$0.sealed || window.overlaps(oldest: $0.oldestTimestamp, newest: $0.newestTimestamp) }
-            .compactMap { chunk in
-                let path = StoreLayout.chunkURL(source, file: chunk.file).path
-                guard FileManager.default.fileExists(atPath: path) else { return nil }
-                let source = try SQLiteSnapshot.openSource(path)
-                return (chunk, source, chunk.sealed ? try Self.openReader(path, identity: source.identity) : nil)
+            .compactMap { chunk -> (chunk: ChunkInfo, source: SnapshotSource?, reader: Database?)? in
+                // A burst's chunk is under `Persist/Burst/` until its seal moves it.
+                try StoreLayout.openingChunk(at: StoreLayout.currentChunkURL(source, file: chunk.file).path) { path in
+                    guard FileManager.default.fileExists(atPath: path) else { return nil }
+                    let source = try SQLiteSnapshot.openSource(path)
+                    return (chunk, source, chunk.sealed ? try Self.openReader(path, identity: source.identity) : nil)
+                }
             }
         try FileManager.default.createDirectory(at: StoreLayout.chunkFolderURL(destination), withIntermediateDirectories: true)
         var chunks: [ChunkInfo] = []

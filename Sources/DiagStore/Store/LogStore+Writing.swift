@@ -18,18 +18,24 @@ extension LogStore {
     /// Appends rows packed by diagd's connections (`PackedRecords`) in one transaction, bound
     /// straight from their bytes: the same rows and the same durability as `append(_:)`.
     public func append(packed: PackedRecords) throws {
-        try appendBatch(count: packed.count) { try $0.append(packed) }
+        try appendBatch(count: packed.count, bytes: packed.bytes.count) { try $0.append(packed) }
     }
 
     private func appendBatch(_ records: some Collection<LogRecord>) throws {
-        try appendBatch(count: records.count) { try $0.append(records) }
+        try appendBatch(count: records.count, bytes: nil) { try $0.append(records) }
     }
 
-    private func appendBatch(count: Int, _ write: (ChunkWriter) throws -> (oldest: Int64, newest: Int64)?) throws {
+    /// `bytes`: the batch's packed size, which decides where a burst starts and ends
+    /// (`Options.writesBurstsInLargePages`); nil for records not packed (never a burst's).
+    private func appendBatch(count: Int, bytes: Int?, _ write: (ChunkWriter) throws -> (oldest: Int64, newest: Int64)?) throws {
         guard count > 0 else { return }
+        let burst = options.writesBurstsInLargePages ? bytes.map { $0 >= Options.burstBatchBytes } : nil
+        let endsBurst = options.writesBurstsInLargePages && (bytes ?? 0) < Options.burstEndBatchBytes
         let rotated: Bool = try lock.withLock {
             try requireWritable()
-            let (writer, file) = try openWriterLocked()
+            // A burst starting while the open chunk is in 4 KiB pages: that chunk closes as it is.
+            if burst == true, let writer = state.writer, !writer.isBurst { try closeWriterLocked() }
+            let (writer, file) = try openWriterLocked(burst: burst == true)
             guard let range = try write(writer) else { return false }
             // The batch is committed. A failure from here on must not be reported as a failed
             // append: the caller would send the batch again and it would be stored twice.
@@ -41,7 +47,7 @@ extension LogStore {
             state.info.chunks[index].newestTimestamp = max(state.info.chunks[index].newestTimestamp ?? range.newest, range.newest)
             let size = (try? writer.logicalSize()) ?? state.info.chunks[index].byteCount
             state.info.chunks[index].byteCount = size
-            if size >= options.chunkSizeLimit {
+            if size >= options.chunkSizeLimit || (writer.isBurst && endsBurst) {
                 try? closeWriterLocked()
                 return state.writer == nil
             }
@@ -70,7 +76,16 @@ extension LogStore {
     public func sealPendingChunks(pace: ((_ lookNow: Bool) -> Void)? = nil) throws -> Int {
         var sealedCount = 0
         try forEachClaimedChunk(where: { state, chunk in !chunk.sealed && !chunk.mayBeAppendedTo(state) }) { chunk in
-            let sealed = try ChunkSealer.seal(path: chunkPath(chunk.file), chunk: chunk, pace: pace)
+            let path = chunkPath(chunk.file)
+            let burst = StoreLayout.sealedPath(ofBurst: path) != nil
+            // A burst's chunk is copied into `Persist/`: only the writer lock's holder does that,
+            // so that another process's writer never takes its copy under way for a leftover.
+            if burst { try lock.withLock { try takeWriterLockLocked() } }
+            let sealed = burst
+                ? try ChunkSealer.sealCopy(burstPath: path, sealedPath: sealedChunkPath(chunk.file), chunk: chunk, pace: pace)
+                : try ChunkSealer.seal(path: path, chunk: chunk, pace: pace)
+            // A reader kept a burst's WAL from being folded: the next pass seals it.
+            guard let sealed else { return }
             try lock.withLock {
                 // The seal folded the WAL: the connection kept for it may close, and remove it.
                 if let writer = state.waitingFolds.removeValue(forKey: chunk.file) { writer.checkpointOnClose() }
@@ -78,6 +93,8 @@ extension LogStore {
                 state.info.chunks[index] = sealed
                 try saveInfoLocked()
             }
+            // The copy is in place and listed: the burst's file goes (its connection closed above).
+            if burst { try ChunkSealer.removeChunkFiles(path) }
             sealedCount += 1
         }
         return sealedCount
@@ -109,26 +126,36 @@ extension LogStore {
 
     /// The open chunk's writer, opening one when there is none: the newest chunk again when it
     /// is still unsealed and below the size limit (after a restart), else a new chunk.
-    private func openWriterLocked() throws -> (ChunkWriter, String) {
+    /// `burst`: a new chunk, if one opens, is a burst's (`Options.writesBurstsInLargePages`).
+    private func openWriterLocked(burst: Bool = false) throws -> (ChunkWriter, String) {
         if let writer = state.writer, let file = state.writerChunk { return (writer, file) }
-        if state.writerLock == nil { state.writerLock = try WriterLock(storeURL: url) }
+        try takeWriterLockLocked()
         if let newest = state.info.chunks.last, !newest.sealed, newest.byteCount < options.chunkSizeLimit,
            !state.sealing.contains(newest.file), !state.closed.contains(newest.file)
         {
-            let writer = try ChunkWriter(path: chunkPath(newest.file), checkpointFrames: writerCheckpointFrames, foldsAtSeal: options.foldsWALAtSeal)
-            state.writer = writer
-            state.writerChunk = newest.file
-            return (writer, newest.file)
+            let path = chunkPath(newest.file)
+            let newestIsBurst = StoreLayout.sealedPath(ofBurst: path) != nil
+            if burst && !newestIsBurst {
+                // A burst's batch after a restart, the newest chunk in 4 KiB pages: it stays as it is.
+                state.closed.insert(newest.file)
+            } else {
+                let writer = try ChunkWriter(path: path, checkpointFrames: writerCheckpointFrames(burst: newestIsBurst), foldsAtSeal: options.foldsWALAtSeal)
+                state.writer = writer
+                state.writerChunk = newest.file
+                return (writer, newest.file)
+            }
         }
         let sequence = (state.info.chunks.map(\.sequence).max() ?? 0) + 1
         let chunk = ChunkInfo(file: ChunkInfo.fileName(sequence: sequence), sequence: sequence)
-        let path = chunkPath(chunk.file)
+        let path = burst ? burstChunkPath(chunk.file) : sealedChunkPath(chunk.file)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: persistURL, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw StoreError(.io, path: persistURL.path, reason: "cannot create the chunk folder: \(error.localizedDescription)")
+            throw StoreError(.io, path: folder.path, reason: "cannot create the chunk folder: \(error.localizedDescription)")
         }
-        let writer = try ChunkWriter(path: path, checkpointFrames: writerCheckpointFrames, foldsAtSeal: options.foldsWALAtSeal)
+        let writer = try ChunkWriter(path: path, pageSize: burst ? StoreLayout.burstPageSize : nil,
+                                     checkpointFrames: writerCheckpointFrames(burst: burst), foldsAtSeal: options.foldsWALAtSeal)
         state.info.chunks.append(chunk)
         state.writer = writer
         state.writerChunk = chunk.file
@@ -150,8 +177,19 @@ extension LogStore {
     /// WAL frames between two checkpoints of the open chunk: SQLite's default, or with
     /// `foldsWALAtSeal` twice the chunk's size limit in 4 KiB pages (a burst fills a chunk with
     /// a frame or so per page; only a chunk written slowly gets there before its seal).
-    private var writerCheckpointFrames: Int64 {
-        options.foldsWALAtSeal ? max(8_192, 2 * options.chunkSizeLimit / 4_096) : 8_192
+    /// A burst's chunk, in 64 KiB pages, counts in frames of that size.
+    private func writerCheckpointFrames(burst: Bool) -> Int64 {
+        guard options.foldsWALAtSeal else { return 8_192 }
+        return burst ? max(512, 2 * options.chunkSizeLimit / Int64(StoreLayout.burstPageSize)) : max(8_192, 2 * options.chunkSizeLimit / 4_096)
+    }
+
+    /// Takes the writer lock if this value does not hold it yet, and then removes what a seal
+    /// of a burst's chunk left when it was cut short (`removeSealLeftovers`): only the lock's
+    /// holder seals, so nothing else is writing them.
+    func takeWriterLockLocked() throws {
+        guard state.writerLock == nil else { return }
+        state.writerLock = try WriterLock(storeURL: url)
+        removeSealLeftovers()
     }
 
     /// The most closed chunks whose connection waits for the seal to fold their WAL

@@ -31,16 +31,31 @@ public final class LogStore: @unchecked Sendable {
         /// chunks: past that, the oldest is folded on a thread of its own), so that readers keep
         /// finding its WAL index instead of rebuilding it from the whole WAL at each open.
         public var foldsWALAtSeal: Bool
+        /// Write a chunk opened for a batch of `burstBatchBytes` or more in 64 KiB pages under
+        /// `Persist/Burst/`, close it after the first batch under `burstEndBatchBytes`, and have
+        /// its seal copy it into 4 KiB pages under `Persist/` (diagd; docs/STORE.md, "Chunks
+        /// written in a burst"). Needs `foldsWALAtSeal` and `sealOnRotation` false: the seal
+        /// runs off the appending thread.
+        public var writesBurstsInLargePages: Bool
 
         public init(chunkSizeLimit: Int64 = 64 << 20, readOnly: Bool = false, sealOnRotation: Bool = true,
-                    migrationBatchSize: Int = 50_000, infoRefreshSeconds: Double = 1, foldsWALAtSeal: Bool = false) {
+                    migrationBatchSize: Int = 50_000, infoRefreshSeconds: Double = 1, foldsWALAtSeal: Bool = false,
+                    writesBurstsInLargePages: Bool = false) {
             self.chunkSizeLimit = chunkSizeLimit
             self.readOnly = readOnly
             self.sealOnRotation = sealOnRotation
             self.migrationBatchSize = migrationBatchSize
             self.infoRefreshSeconds = infoRefreshSeconds
             self.foldsWALAtSeal = foldsWALAtSeal
+            self.writesBurstsInLargePages = writesBurstsInLargePages
         }
+
+        /// A batch of packed rows this large opens a chunk in 64 KiB pages (when a new chunk opens).
+        public static let burstBatchBytes = 1 << 20
+        /// A batch under this many bytes ends the burst: its chunk closes after it, and the next
+        /// opens in 4 KiB pages unless its batch is a burst's. A chunk in 64 KiB pages written a
+        /// few records a commit would write a whole 64 KiB page to its WAL at each commit.
+        public static let burstEndBatchBytes = 64 << 10
 
         public static var readOnly: Options { Options(readOnly: true) }
     }
@@ -81,8 +96,16 @@ public final class LogStore: @unchecked Sendable {
     /// leaves the cores to the read (`StoreReaders`).
     let readerMark: StoreReaders.Mark?
 
-    /// The path of a chunk file, `Persist/<file>` (file names come from `Persist/` itself).
-    func chunkPath(_ file: String) -> String { persistPath + "/" + file }
+    /// The path of a chunk file now: `Persist/<file>`, or `Persist/Burst/<file>` for a chunk
+    /// written in a burst and not sealed yet (`StoreLayout.chunkPath(persist:file:)`; file names
+    /// come from those folders themselves).
+    func chunkPath(_ file: String) -> String { StoreLayout.chunkPath(persist: persistPath, file: file) }
+
+    /// Where a new chunk written in a burst goes: `Persist/Burst/<file>`.
+    func burstChunkPath(_ file: String) -> String { persistPath + "/" + StoreLayout.burstFolder + "/" + file }
+
+    /// Where the sealed copy of a burst's chunk goes, and where any chunk not written in a burst is.
+    func sealedChunkPath(_ file: String) -> String { persistPath + "/" + file }
 
     private init(url: URL, options: Options, info: StoreInfo) {
         self.url = url
@@ -141,14 +164,20 @@ public final class LogStore: @unchecked Sendable {
         return store
     }
 
+    /// The chunk files' names under `Persist/` and `Persist/Burst/`, each once (a chunk in both,
+    /// a seal interrupted after its copy was renamed into place, is the sealed copy).
     static func listChunkFiles(in persistURL: URL) throws -> [String] {
-        guard FileManager.default.fileExists(atPath: persistURL.path) else { return [] }
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: persistURL.path)
-                .filter { ChunkInfo.sequence(fromFileName: $0) != nil }
-        } catch {
-            throw StoreError(.io, path: persistURL.path, reason: "cannot list chunk files: \(error.localizedDescription)")
+        var names: Set<String> = []
+        for folder in [persistURL, persistURL.appendingPathComponent(StoreLayout.burstFolder, isDirectory: true)] {
+            guard FileManager.default.fileExists(atPath: folder.path) else { continue }
+            do {
+                names.formUnion(try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                    .filter { ChunkInfo.sequence(fromFileName: $0) != nil })
+            } catch {
+                throw StoreError(.io, path: folder.path, reason: "cannot list chunk files: \(error.localizedDescription)")
+            }
         }
+        return names.sorted()
     }
 
     /// What `Info.json` says now (kept current by this value's own writes).

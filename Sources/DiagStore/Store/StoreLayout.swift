@@ -9,6 +9,7 @@ import Foundation
 /// <store>/writer.lock                        held by the one appender (`WriterLock`)
 /// <store>/readers.lock                       shared by readers, looked at by diagd (`StoreReaders`)
 /// <store>/Persist/0000000000000001.chunk.sqlite   one SQLite file per chunk
+/// <store>/Persist/Burst/0000000000000002.chunk.sqlite   a chunk diagd writes in a burst, until its seal
 /// ```
 public enum StoreLayout {
     /// The store's summary: format version, identifier, figures, the list of chunks.
@@ -17,6 +18,15 @@ public enum StoreLayout {
     public static let chunkFolder = "Persist"
     /// The end of every chunk file's name, after its 16-digit sequence number.
     public static let chunkSuffix = ".chunk.sqlite"
+    /// The folder under `Persist/` of the chunks diagd writes in a burst, in pages of
+    /// `burstPageSize` bytes, until their seal copies each into 4 KiB pages under `Persist/`
+    /// with the same name and removes it (docs/STORE.md, "Chunks written in a burst").
+    public static let burstFolder = "Burst"
+    /// SQLite's largest page: a burst's writer touches a sixteenth of the pages it would in 4 KiB.
+    public static let burstPageSize = 65_536
+    /// The end of the name of a sealed copy being written (`<chunk file>.sealing`), under
+    /// `Persist/`: renamed to the chunk's name once whole, removed if found by a writer.
+    public static let sealingSuffix = ".sealing"
     /// The file whose `flock` the store's only appender holds.
     public static let writerLock = "writer.lock"
     /// The file whose shared `flock` readers hold while they read (`StoreReaders`).
@@ -44,6 +54,60 @@ public enum StoreLayout {
 
     /// A chunk file of a store, by its name under `Persist/`.
     public static func chunkURL(_ store: URL, file: String) -> URL { chunkFolderURL(store).appendingPathComponent(file) }
+
+    /// The `Persist/Burst/` folder of a store.
+    public static func burstFolderURL(_ store: URL) -> URL { chunkFolderURL(store).appendingPathComponent(burstFolder, isDirectory: true) }
+
+    /// Where chunk `file` of the store whose `Persist/` folder is `persist` is now: under
+    /// `Persist/` when it is there (sealed, or never written in a burst), else under
+    /// `Persist/Burst/` when it is there, else (gone) under `Persist/`. A seal renames the
+    /// sealed copy into `Persist/` before it removes the burst's file, so a chunk is always at
+    /// one of the two.
+    public static func chunkPath(persist: String, file: String) -> String {
+        let sealed = persist + "/" + file
+        if access(sealed, F_OK) == 0 { return sealed }
+        let burst = persist + "/" + burstFolder + "/" + file
+        return access(burst, F_OK) == 0 ? burst : sealed
+    }
+
+    /// `chunkPath(persist:file:)` of a store's directory.
+    public static func currentChunkURL(_ store: URL, file: String) -> URL {
+        var persist = chunkFolderURL(store).path
+        while persist.count > 1, persist.hasSuffix("/") { persist.removeLast() }
+        return URL(fileURLWithPath: chunkPath(persist: persist, file: file))
+    }
+
+    /// The path to open for a chunk that was at `path` when a read planned it: `path`, or,
+    /// when that was a burst's file and it is gone, its sealed copy's under `Persist/` (the
+    /// seal put it there before removing the burst's). A reader that opened the burst's file
+    /// before it went keeps reading it: its WAL was folded into it first.
+    public static func openableChunkPath(_ path: String) -> String {
+        guard access(path, F_OK) != 0, let sealed = sealedPath(ofBurst: path) else { return path }
+        return sealed
+    }
+
+    /// Runs `open` on `openableChunkPath(path)`, and once more on the sealed copy's path when
+    /// that was a burst's file that went while `open` had it: a connection opened just before
+    /// the seal removed the file and its WAL, and read just after, cannot read it (SQLite finds
+    /// no WAL index to map), where the copy has every row.
+    public static func openingChunk<T>(at path: String, _ open: (String) throws -> T) throws -> T {
+        let first = openableChunkPath(path)
+        do {
+            return try open(first)
+        } catch {
+            let again = openableChunkPath(first)
+            guard again != first else { throw error }
+            return try open(again)
+        }
+    }
+
+    /// `…/Persist/<file>` for `…/Persist/Burst/<file>`; nil for any other path.
+    public static func sealedPath(ofBurst path: String) -> String? {
+        let marker = "/" + burstFolder + "/"
+        guard let range = path.range(of: marker, options: .backwards),
+              !path[range.upperBound...].contains("/") else { return nil }
+        return path.replacingCharacters(in: range, with: "/")
+    }
 
     /// The path of a chunk relative to its store (`Persist/<file>`), as bundles list it.
     public static func chunkPath(file: String) -> String { chunkFolder + "/" + file }
