@@ -7,8 +7,8 @@ import Foundation
 /// stranger (README, "Reading a bundle from someone else").
 ///
 /// Every chunk's `sqlite_schema` must be exactly what this store writes (`ForeignChunk`); no
-/// file SQLite would read beside a chunk (`-wal`, `-shm`, `-journal`) may be there; `Info.json`
-/// is bounded in size. A chunk of the first release is replaced, in a folder the cache owns, by
+/// file SQLite would read beside a chunk (`-wal`, `-shm`, `-journal`) may be there, nor a
+/// `Persist/Burst/` folder (whose chunks a store reads too); `Info.json` is bounded in size. A chunk of the first release is replaced, in a folder the cache owns, by
 /// a fresh chunk its rows are copied into: never migrated in place, never with its own schema.
 enum ForeignStore {
     /// The largest `Info.json` read from a bundle: 4 MiB lists about 30,000 chunks, far more than
@@ -85,6 +85,13 @@ enum ForeignStore {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: persist.path)) ?? []).sorted()
         for name in names {
             let relative = StoreLayout.chunkPath(file: name)
+            if name == StoreLayout.burstFolder {
+                // Where a running diagd writes a burst's chunks: the store reads the chunks there
+                // too, and a bundle's are all under Persist/, each checked here (`diag collect`
+                // copies every chunk there).
+                findings.append(.refused("\(describe(relative)): a live store's folder of chunks being written; a bundle's chunks are all directly under \(StoreLayout.chunkFolder)/"))
+                continue
+            }
             if StoreLayout.isChunkSideFile(name) {
                 findings.append(.refused("\(describe(relative)): SQLite would read this file with its chunk; a bundle's chunks are complete files with nothing beside them"))
                 continue

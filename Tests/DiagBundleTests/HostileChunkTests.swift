@@ -64,6 +64,27 @@ struct HostileChunkTests {
         #expect(shown.stderr.contains("index 'records_timestamp', not defined as this store defines it"), "\(shown.stderr)")
     }
 
+    /// A store reads the chunks under `Persist/Burst/` too (diagd's bursts, until their seal):
+    /// in a bundle, where every chunk is checked under `Persist/`, such a folder is refused, so
+    /// that a chunk there is never read unchecked.
+    @Test func aBurstFolderInABundleIsRefused() throws {
+        let folder = try TemporaryDirectory("diag-hostile-chunk")
+        let chunk = folder.file("hidden.sqlite")
+        do {
+            let database = try Database(path: chunk.path)
+            try database.execute("\(currentRecordsTable); CREATE TRIGGER t AFTER INSERT ON records BEGIN SELECT 1; END; PRAGMA user_version = 3;")
+        }
+        let bundle = try makeBundle(in: folder, chunkSQL: "\(currentRecordsTable); PRAGMA user_version = 3;", extra: [
+            ("system_logs.logarchive/Persist/Burst/0000000000000002.chunk.sqlite", Array(try Data(contentsOf: chunk))),
+        ])
+        for command in ["verify", "show"] {
+            let output = try diag([command, bundle.path], cacheIn: folder)
+            #expect(output.status == 65, "\(command): \(output.stdout)\(output.stderr)")
+            #expect((output.stdout + output.stderr).contains("system_logs.logarchive/Persist/Burst"), "\(command): \(output.stdout)\(output.stderr)")
+        }
+        #expect(cachedBundles(folder).isEmpty)
+    }
+
     @Test func aValueOverTheRecordBoundIsRefusedNotLoaded() throws {
         let folder = try TemporaryDirectory("diag-hostile-chunk")
         let bundle = try makeBundle(in: folder, chunkSQL: "\(currentRecordsTable); PRAGMA user_version = 3;") { database in
