@@ -21,7 +21,8 @@ final class ChunkedRecordStore: RecordStore {
     ) throws {
         store = try LogStore.open(
             at: URL(fileURLWithPath: directory), create: true,
-            options: LogStore.Options(chunkSizeLimit: chunkSize, sealOnRotation: false, foldsWALAtSeal: true))
+            options: LogStore.Options(chunkSizeLimit: chunkSize, sealOnRotation: false, foldsWALAtSeal: true,
+                                     writesBurstsInLargePages: true))
         finisher = ClosedChunkFinisher(store: store, label: "diagd-sealing", cpuShare: Self.finisherShare,
                                        idleShare: Self.idleFinisherShare, yieldsToReaders: true)
         self.maximumSize = maximumSize
