@@ -19,6 +19,11 @@ static inline int csqlite_config_memstatus(int on) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on);
 }
 
+// sqlite3_config(SQLITE_CONFIG_PMASZ, pages): likewise.
+static inline int csqlite_config_pmasz(unsigned int pages) {
+    return sqlite3_config(SQLITE_CONFIG_PMASZ, pages);
+}
+
 // The number of frames in a connection's WAL after each of its commits, stored at `frames`
 // (sqlite3_wal_hook; it replaces SQLite's own automatic checkpoint hook, which the chunk writer
 // turns off). `frames` must outlive the hook: remove it (NULL) before freeing them.

@@ -39,8 +39,10 @@ public struct Diag: ParsableCommand {
     }
 
     /// What the process sets up before any command opens a store: SQLite's memory count off
-    /// (`Database.turnOffMemoryStatistics`), a mutex every reading thread took per allocation.
+    /// (`Database.turnOffMemoryStatistics`), a mutex every reading thread took per allocation,
+    /// and each sort's memory bounded whatever a chunk's page size (`Database.boundSortMemory`).
     public static func prepareProcess() {
         Database.turnOffMemoryStatistics()
+        Database.boundSortMemory()
     }
 }

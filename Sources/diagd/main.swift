@@ -131,6 +131,8 @@ extension Diagd {
     }
 }
 
-// Before the first connection: SQLite counts no memory (`Database.turnOffMemoryStatistics`).
+// Before the first connection: SQLite counts no memory (`Database.turnOffMemoryStatistics`),
+// and each sort's memory is bounded whatever a chunk's page size (`Database.boundSortMemory`).
 Database.turnOffMemoryStatistics()
+Database.boundSortMemory()
 Diagd.main()

@@ -33,6 +33,43 @@ import TestSupport
         return (folder, url)
     }()
 
+    /// The same records in diagd's bursts: four chunks in 64 KiB pages under `Persist/Burst/`,
+    /// none sealed, so that each is sorted by time as it is read (no timestamp index). A sort
+    /// kept 250 pages in memory before spilling, 16 MiB in such pages, four at once: 152 MiB of
+    /// RSS for a common `CONTAINS` over seven such chunks, until `Database.boundSortMemory`.
+    static let burstStore: (folder: TemporaryDirectory, url: URL) = {
+        let folder = try! TemporaryDirectory("overlapping-memory-bound-bursts")
+        let url = folder.file("store")
+        let store = try! LogStore.open(at: url, create: true, options: LogStore.Options(
+            sealOnRotation: false, foldsWALAtSeal: true, writesBurstsInLargePages: true))
+        let generated = Array(RecordGenerator(GeneratorOptions(count: records, seed: 17)))
+        let base = generated[0].timestamp
+        for chunk in 0..<4 {
+            var batch = Array(generated[chunk * 10_000..<(chunk + 1) * 10_000])
+            for index in batch.indices {
+                batch[index].timestamp = base + Int64(index * 4 + chunk) * 1_000_000
+                batch[index].eventMessage += " " + String(repeating: "padding ", count: 512)
+            }
+            try! store.append(packed: PackedRecords(batch))
+            try! store.rotate()
+        }
+        try! store.close()
+        return (folder, url)
+    }()
+
+    @Test func burstsNotSealedYetAreReadInBoundedMemory() throws {
+        let chunks = try LogStore.open(at: Self.burstStore.url, options: .readOnly).info.chunks
+        #expect(chunks.count == 4 && chunks.allSatisfy { !$0.sealed })
+        let burstFolder = StoreLayout.burstFolderURL(Self.burstStore.url)
+        #expect(chunks.allSatisfy { FileManager.default.fileExists(atPath: burstFolder.appendingPathComponent($0.file).path) })
+        let run = try ShowMemoryBoundTests().slowlyRead(["show", "--info", "--debug", "--style", "ndjson",
+                                                         "--predicate", "message CONTAINS[c] \"padding\"", Self.burstStore.url.path])
+        #expect(run.status == 0)
+        #expect(run.lines == Self.records)
+        #expect(run.peak > 0, "VmHWM was read")
+        #expect(run.peak < ShowMemoryBoundTests.bound, "peak RSS \(run.peak >> 20) MiB")
+    }
+
     @Test(arguments: [
         ["--style", "ndjson"],
         ["--style", "ndjson", "--predicate", "subsystem != \"x\""],
