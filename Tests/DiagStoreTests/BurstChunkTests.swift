@@ -18,14 +18,70 @@ import TestSupport
         PackedRecords(range.map { StoreTestRecords.full($0) })
     }
 
-    /// A burst's batch (over 1 MiB), then a small batch that ends the burst: the burst's chunk
-    /// is closed and waits for its seal. Returns the records written.
+    /// A burst's batch (over 1 MiB), then the small batches that end the burst: the burst's
+    /// chunk is closed and waits for its seal. Returns the records written.
     static func writeBurst(_ store: LogStore, from first: Int = 0) throws -> Range<Int> {
         var count = 2_000
         while Self.batch(first..<(first + count)).bytes.count < LogStore.Options.burstBatchBytes { count *= 2 }
         try store.append(packed: batch(first..<(first + count)))
-        try store.append(packed: batch((first + count)..<(first + count + 10)))
-        return first..<(first + count + 10)
+        var end = first + count
+        for _ in 0..<LogStore.Options.burstEndBatches {
+            try store.append(packed: batch(end..<(end + 2)))
+            end += 2
+        }
+        return first..<end
+    }
+
+    /// Fewer small batches than end a burst, or small ones between large ones, leave its chunk open.
+    @Test func aFewSmallBatchesDoNotEndABurst() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let store = try LogStore.open(at: url, create: true, options: Self.options)
+        var count = 2_000
+        while Self.batch(0..<count).bytes.count < LogStore.Options.burstBatchBytes { count *= 2 }
+        try store.append(packed: Self.batch(0..<count))
+        #expect(Self.batch(0..<400).bytes.count >= LogStore.Options.burstEndBatchBytes)
+        var end = count
+        for round in 0..<3 {
+            for _ in 0..<(LogStore.Options.burstEndBatches - 1) {
+                try store.append(packed: Self.batch(end..<(end + 2)))
+                end += 2
+            }
+            guard round < 2 else { break }
+            // A batch of 64 KiB or more between them: the count of small ones starts again.
+            try store.append(packed: Self.batch(end..<(end + 400)))
+            end += 400
+        }
+        #expect(store.info.chunks.count == 1)
+        #expect(store.lock.withLock { store.state.writer?.isBurst } == true)
+        #expect(store.lock.withLock { store.state.smallBatchesInBurst } == LogStore.Options.burstEndBatches - 1)
+        // The 16th small batch in a row ends it.
+        try store.append(packed: Self.batch(end..<(end + 2)))
+        end += 2
+        #expect(store.lock.withLock { store.state.writer } == nil)
+        #expect(store.lock.withLock { store.state.inBurst } == false)
+        try store.append(packed: Self.batch(end..<(end + 1)))
+        #expect(store.info.chunks.count == 2)
+        #expect(try pageSize(store.chunkPath(store.info.chunks[1].file)) == 4_096)
+        #expect(try all(url).count == end + 1)
+        try store.close()
+    }
+
+    /// A store holding one burst's chunk, closed and waiting for its seal.
+    struct OneBurst {
+        let folder: TemporaryDirectory
+        let url: URL
+        let store: LogStore
+        let written: Range<Int>
+        let chunk: ChunkInfo
+
+        init() throws {
+            folder = try TemporaryDirectory()
+            url = folder.file("s.logarchive")
+            store = try LogStore.open(at: url, create: true, options: BurstChunkTests.options)
+            written = try BurstChunkTests.writeBurst(store)
+            chunk = try #require(store.info.chunks.first)
+        }
     }
 
     private func pageSize(_ path: String) throws -> Int64? {
@@ -96,14 +152,39 @@ import TestSupport
         try store.close()
     }
 
+    /// A burst's batch finds a chunk open in 4 KiB pages, here and after a restart: it goes
+    /// there, and the burst's next chunk is in 64 KiB pages; no small chunk is left before it.
+    @Test func aBurstFillsTheChunkOpenInSmallPagesFirst() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        var options = Self.options
+        options.chunkSizeLimit = 1 << 20
+        var store = try LogStore.open(at: url, create: true, options: options)
+        try store.append(packed: Self.batch(0..<5))
+        try store.close()
+        store = try LogStore.open(at: url, options: options)
+        var count = 2_000
+        while Self.batch(0..<count).bytes.count < LogStore.Options.burstBatchBytes { count *= 2 }
+        // Each over the chunk's 1 MiB: the chunk closes after each.
+        try store.append(packed: Self.batch(5..<(5 + count)))
+        try store.append(packed: Self.batch((5 + count)..<(5 + 2 * count)))
+        let written = 0..<(5 + 2 * count)
+        let chunks = store.info.chunks
+        #expect(chunks.count == 2)
+        #expect(chunks[0].recordCount == Int64(5 + count), "the burst's first batch went into the chunk open in 4 KiB pages")
+        #expect(try pageSize(store.chunkPath(chunks[0].file)) == 4_096)
+        #expect(try pageSize(store.chunkPath(chunks[1].file)) == Int64(StoreLayout.burstPageSize))
+        #expect(StoreLayout.sealedPath(ofBurst: store.chunkPath(chunks[1].file)) != nil)
+        #expect(try store.sealPendingChunks() == 2)
+        #expect(try all(url).count == written.upperBound)
+        try store.close()
+    }
+
     /// A read plans its chunks' paths first and opens each when its merge gets there; a
     /// connection may be opened just before the seal removes the burst's files.
     @Test func readsFromBeforeTheSealFindEveryRecord() throws {
-        let folder = try TemporaryDirectory()
-        let url = folder.file("s.logarchive")
-        let store = try LogStore.open(at: url, create: true, options: Self.options)
-        let written = try Self.writeBurst(store)
-        let chunk = try #require(store.info.chunks.first)
+        let burst = try OneBurst()
+        let (url, store, written, chunk) = (burst.url, burst.store, burst.written, burst.chunk)
         let planned = store.chunkPath(chunk.file)
         #expect(StoreLayout.sealedPath(ofBurst: planned) != nil)
         // Opened and read before (its WAL index mapped), read again after: the seal folded the
@@ -150,7 +231,9 @@ import TestSupport
         #expect(Set(read) == expected)
 
         let writer = try LogStore.open(at: url, options: Self.options)
+        // Into the newest chunk, the second burst's, reopened as after a restart; then closed.
         try writer.append(packed: Self.batch(second.upperBound..<(second.upperBound + 1)))
+        try writer.rotate()
         #expect(!FileManager.default.fileExists(atPath: burst0), "the burst whose copy is in place is removed")
         #expect(!FileManager.default.fileExists(atPath: sealed1 + StoreLayout.sealingSuffix))
         #expect(!FileManager.default.fileExists(atPath: sealed1 + StoreLayout.sealingSuffix + "-journal"))
@@ -168,11 +251,8 @@ import TestSupport
     /// A read under way in the burst's WAL (a `diag show` in a pager) keeps its fold from
     /// finishing: the seal leaves the chunk as it is, and the next pass after the read seals it.
     @Test func aReadUnderWayPutsOffTheSeal() throws {
-        let folder = try TemporaryDirectory()
-        let url = folder.file("s.logarchive")
-        let store = try LogStore.open(at: url, create: true, options: Self.options)
-        let written = try Self.writeBurst(store)
-        let chunk = try #require(store.info.chunks.first)
+        let burst = try OneBurst()
+        let (url, store, written, chunk) = (burst.url, burst.store, burst.written, burst.chunk)
         let path = store.chunkPath(chunk.file)
         let reader = try Database(path: path, options: .init(readOnly: true, busyTimeoutMilliseconds: 100))
         let rows = try reader.prepare("SELECT id FROM records")
@@ -194,11 +274,9 @@ import TestSupport
     /// `diag collect` copies a burst's chunk not sealed yet as it is, in 64 KiB pages; the
     /// bundle's chunk is written again in 4 KiB pages, as the seal would have.
     @Test func aBurstsChunkSnapshotBeforeItsSealIsIn4KiBPages() throws {
-        let folder = try TemporaryDirectory()
-        let url = folder.file("s.logarchive")
-        let store = try LogStore.open(at: url, create: true, options: Self.options)
-        let written = try Self.writeBurst(store)
-        let copyURL = folder.file("copy.logarchive")
+        let burst = try OneBurst()
+        let (url, store, written) = (burst.url, burst.store, burst.written)
+        let copyURL = burst.folder.file("copy.logarchive")
         let info = try LogStore.snapshot(of: url, to: copyURL) { _ in }
         try info.save(to: StoreLayout.infoURL(copyURL))
         let chunk = try #require(info.chunks.first)
@@ -215,12 +293,9 @@ import TestSupport
     }
 
     @Test func expiryRemovesABurstsChunkWhereverItIs() throws {
-        let folder = try TemporaryDirectory()
-        let url = folder.file("s.logarchive")
-        let store = try LogStore.open(at: url, create: true, options: Self.options)
-        let written = try Self.writeBurst(store)
+        let one = try OneBurst()
+        let (url, store, written, burst) = (one.url, one.store, one.written, one.chunk)
         try store.append(packed: Self.batch(written.upperBound..<(written.upperBound + 5)))
-        let burst = try #require(store.info.chunks.first)
         let burstPath = store.chunkPath(burst.file)
         #expect(StoreLayout.sealedPath(ofBurst: burstPath) != nil)
         let result = try store.expire(maxTotalBytes: 1)

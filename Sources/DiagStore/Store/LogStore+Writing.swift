@@ -29,13 +29,13 @@ extension LogStore {
     /// (`Options.writesBurstsInLargePages`); nil for records not packed (never a burst's).
     private func appendBatch(count: Int, bytes: Int?, _ write: (ChunkWriter) throws -> (oldest: Int64, newest: Int64)?) throws {
         guard count > 0 else { return }
-        let burst = options.writesBurstsInLargePages ? bytes.map { $0 >= Options.burstBatchBytes } : nil
-        let endsBurst = options.writesBurstsInLargePages && (bytes ?? 0) < Options.burstEndBatchBytes
         let rotated: Bool = try lock.withLock {
             try requireWritable()
-            // A burst starting while the open chunk is in 4 KiB pages: that chunk closes as it is.
-            if burst == true, let writer = state.writer, !writer.isBurst { try closeWriterLocked() }
-            let (writer, file) = try openWriterLocked(burst: burst == true)
+            if options.writesBurstsInLargePages, let bytes { noteBurstLocked(batchBytes: bytes) }
+            // A burst that finds a chunk open in 4 KiB pages fills it first, and the chunks after
+            // it are in 64 KiB pages while it lasts: closing that chunk at once left a small
+            // chunk before each burst, 12 of 64 through diagd at 10M records.
+            let (writer, file) = try openWriterLocked(burst: state.inBurst)
             guard let range = try write(writer) else { return false }
             // The batch is committed. A failure from here on must not be reported as a failed
             // append: the caller would send the batch again and it would be stored twice.
@@ -47,7 +47,7 @@ extension LogStore {
             state.info.chunks[index].newestTimestamp = max(state.info.chunks[index].newestTimestamp ?? range.newest, range.newest)
             let size = (try? writer.logicalSize()) ?? state.info.chunks[index].byteCount
             state.info.chunks[index].byteCount = size
-            if size >= options.chunkSizeLimit || (writer.isBurst && endsBurst) {
+            if size >= options.chunkSizeLimit || (writer.isBurst && !state.inBurst) {
                 try? closeWriterLocked()
                 return state.writer == nil
             }
@@ -134,16 +134,11 @@ extension LogStore {
            !state.sealing.contains(newest.file), !state.closed.contains(newest.file)
         {
             let path = chunkPath(newest.file)
-            let newestIsBurst = StoreLayout.sealedPath(ofBurst: path) != nil
-            if burst && !newestIsBurst {
-                // A burst's batch after a restart, the newest chunk in 4 KiB pages: it stays as it is.
-                state.closed.insert(newest.file)
-            } else {
-                let writer = try ChunkWriter(path: path, checkpointFrames: writerCheckpointFrames(burst: newestIsBurst), foldsAtSeal: options.foldsWALAtSeal)
-                state.writer = writer
-                state.writerChunk = newest.file
-                return (writer, newest.file)
-            }
+            let writer = try ChunkWriter(path: path, checkpointFrames: writerCheckpointFrames(burst: StoreLayout.sealedPath(ofBurst: path) != nil),
+                                         foldsAtSeal: options.foldsWALAtSeal)
+            state.writer = writer
+            state.writerChunk = newest.file
+            return (writer, newest.file)
         }
         let sequence = (state.info.chunks.map(\.sequence).max() ?? 0) + 1
         let chunk = ChunkInfo(file: ChunkInfo.fileName(sequence: sequence), sequence: sequence)
@@ -181,6 +176,26 @@ extension LogStore {
     private func writerCheckpointFrames(burst: Bool) -> Int64 {
         guard options.foldsWALAtSeal else { return 8_192 }
         return burst ? max(512, 2 * options.chunkSizeLimit / Int64(StoreLayout.burstPageSize)) : max(8_192, 2 * options.chunkSizeLimit / 4_096)
+    }
+
+    /// Follows where a burst starts and ends (`Options.writesBurstsInLargePages`): a batch of
+    /// `burstBatchBytes` or more starts one; `burstEndBatches` batches in a row under
+    /// `burstEndBatchBytes` end it, so that a rate that wavers about the bounds (batches are what
+    /// came in while the writer committed the one before) neither ends it at each dip nor
+    /// decides each new chunk's pages by the one batch that opens it.
+    private func noteBurstLocked(batchBytes bytes: Int) {
+        if bytes >= Options.burstBatchBytes {
+            state.inBurst = true
+            state.smallBatchesInBurst = 0
+        } else if bytes < Options.burstEndBatchBytes, state.inBurst {
+            state.smallBatchesInBurst += 1
+            if state.smallBatchesInBurst >= Options.burstEndBatches {
+                state.inBurst = false
+                state.smallBatchesInBurst = 0
+            }
+        } else {
+            state.smallBatchesInBurst = 0
+        }
     }
 
     /// Takes the writer lock if this value does not hold it yet, and then removes what a seal

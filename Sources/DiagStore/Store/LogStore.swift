@@ -50,12 +50,17 @@ public final class LogStore: @unchecked Sendable {
             self.writesBurstsInLargePages = writesBurstsInLargePages
         }
 
-        /// A batch of packed rows this large opens a chunk in 64 KiB pages (when a new chunk opens).
+        /// A batch of packed rows this large starts a burst: chunks that open while it lasts are
+        /// in 64 KiB pages.
         public static let burstBatchBytes = 1 << 20
-        /// A batch under this many bytes ends the burst: its chunk closes after it, and the next
-        /// opens in 4 KiB pages unless its batch is a burst's. A chunk in 64 KiB pages written a
-        /// few records a commit would write a whole 64 KiB page to its WAL at each commit.
+        /// `burstEndBatches` batches in a row under this many bytes end the burst: its chunk
+        /// closes after the last, and the next opens in 4 KiB pages unless a burst has started
+        /// again. A chunk in 64 KiB pages written a few records a commit would write a whole
+        /// 64 KiB page to its WAL at each commit. One small batch was the end until it was
+        /// measured: through diagd at 10M records (`Benchmarks/userpath.sh`, one sender at some
+        /// 126,000 records/s, whose batches waver about the bounds), 118 chunks instead of 52.
         public static let burstEndBatchBytes = 64 << 10
+        public static let burstEndBatches = 16
 
         public static var readOnly: Options { Options(readOnly: true) }
     }
@@ -80,6 +85,10 @@ public final class LogStore: @unchecked Sendable {
         /// (`reconcile`). A chunk found in `Persist/` but not listed is never in it: Info.json
         /// may have failed to be saved when its writer closed the chunk before.
         var finalRanges: Set<String> = []
+        /// Whether a burst is under way (`LogStore.noteBurstLocked`), and the batches under
+        /// `Options.burstEndBatchBytes` in a row since its last larger one.
+        var inBurst = false
+        var smallBatchesInBurst = 0
         var lastInfoSave = ContinuousClock.now
     }
 
