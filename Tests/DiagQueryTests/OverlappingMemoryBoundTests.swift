@@ -11,20 +11,27 @@ import TestSupport
 @Suite(.serialized) struct OverlappingMemoryBoundTests {
     static let records = 40_000
 
-    /// Four chunks of 10,000 records with 4 KiB messages whose times interleave (chunk k holds
-    /// base + (4i + k) ms): 170 MB of NDJSON. Chunks 0 and 1 sealed, 2 and 3 closed unsealed.
-    static let store: (folder: TemporaryDirectory, url: URL) = {
-        let folder = try! TemporaryDirectory("overlapping-memory-bound")
-        let url = folder.file("store")
-        let store = try! LogStore.open(at: url, create: true, options: LogStore.Options(sealOnRotation: false))
+    /// The records of four chunks of 10,000 records with 4 KiB messages whose times interleave
+    /// (chunk k holds base + (4i + k) ms): 170 MB of NDJSON.
+    static func interleavedChunks() -> [[LogRecord]] {
         let generated = Array(RecordGenerator(GeneratorOptions(count: records, seed: 17)))
         let base = generated[0].timestamp
-        for chunk in 0..<4 {
+        return (0..<4).map { chunk in
             var batch = Array(generated[chunk * 10_000..<(chunk + 1) * 10_000])
             for index in batch.indices {
                 batch[index].timestamp = base + Int64(index * 4 + chunk) * 1_000_000
                 batch[index].eventMessage += " " + String(repeating: "padding ", count: 512)
             }
+            return batch
+        }
+    }
+
+    /// Those chunks: 0 and 1 sealed, 2 and 3 closed unsealed.
+    static let store: (folder: TemporaryDirectory, url: URL) = {
+        let folder = try! TemporaryDirectory("overlapping-memory-bound")
+        let url = folder.file("store")
+        let store = try! LogStore.open(at: url, create: true, options: LogStore.Options(sealOnRotation: false))
+        for (chunk, batch) in interleavedChunks().enumerated() {
             try! store.append(batch)
             try! store.rotate()
             if chunk == 1 { try! store.sealPendingChunks() }
@@ -42,14 +49,7 @@ import TestSupport
         let url = folder.file("store")
         let store = try! LogStore.open(at: url, create: true, options: LogStore.Options(
             sealOnRotation: false, foldsWALAtSeal: true, writesBurstsInLargePages: true))
-        let generated = Array(RecordGenerator(GeneratorOptions(count: records, seed: 17)))
-        let base = generated[0].timestamp
-        for chunk in 0..<4 {
-            var batch = Array(generated[chunk * 10_000..<(chunk + 1) * 10_000])
-            for index in batch.indices {
-                batch[index].timestamp = base + Int64(index * 4 + chunk) * 1_000_000
-                batch[index].eventMessage += " " + String(repeating: "padding ", count: 512)
-            }
+        for batch in interleavedChunks() {
             try! store.append(packed: PackedRecords(batch))
             try! store.rotate()
         }
