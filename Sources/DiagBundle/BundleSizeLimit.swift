@@ -83,7 +83,7 @@ public struct BundleSizeLimit: Sendable {
         }
         var opened: [(database: Database, bytes: Int64, records: Int64, sealed: Bool)] = []
         for chunk in info.chunks where window.overlaps(oldest: chunk.oldestTimestamp, newest: chunk.newestTimestamp) {
-            let path = StoreLayout.openableChunkPath(StoreLayout.currentChunkURL(store, file: chunk.file).path)
+            let path = StoreLayout.currentChunkURL(store, file: chunk.file).path
             guard FileManager.default.fileExists(atPath: path) else { continue }
             do {
                 let database = try Database(path: path, options: .init(readOnly: true, create: false))

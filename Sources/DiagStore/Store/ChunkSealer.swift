@@ -124,11 +124,12 @@ enum ChunkSealer {
         return try statement.step() && statement.int64(at: 0) == 0
     }
 
-    /// Removes a chunk's file and the files SQLite keeps beside it; a file already gone is no error.
-    static func removeChunkFiles(_ path: String) throws {
+    /// Removes a chunk's file and the files SQLite keeps beside it; a file already gone is no
+    /// error. `doing` names the file in an error ("cannot remove <doing>: …").
+    static func removeChunkFiles(_ path: String, doing: String = "a chunk file") throws {
         for file in [path] + StoreLayout.chunkSideSuffixes.map({ path + $0 }) {
             guard unlink(file) == 0 || errno == ENOENT else {
-                throw StoreError(.io, path: file, reason: "cannot remove: \(String(cString: strerror(errno)))")
+                throw StoreError(.io, path: file, reason: "cannot remove \(doing): \(String(cString: strerror(errno)))")
             }
         }
     }

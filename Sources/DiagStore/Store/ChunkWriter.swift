@@ -14,7 +14,7 @@ final class ChunkWriter {
     /// sets for its new rows alone would hide the old ones from a search.
     private let blocks: MessageBlockWriter?
     private let pageCount: Statement
-    let pageSize: Int64
+    private let pageSize: Int64
     /// WAL frames between two checkpoints: SQLite's own default (32 MiB of 4 KiB pages); with
     /// `foldsAtSeal`, more than a chunk fills in a burst (`LogStore` gives twice its size limit),
     /// so that only a chunk written slowly, a few records a commit, is checkpointed before its
@@ -32,13 +32,14 @@ final class ChunkWriter {
     let foldsAtSeal: Bool
 
     /// True for a burst's chunk, under `Persist/Burst/` (`LogStore.Options.writesBurstsInLargePages`).
-    var isBurst: Bool { StoreLayout.sealedPath(ofBurst: path) != nil }
+    let isBurst: Bool
 
     /// Opens (creating if needed) the chunk at `path` for appending. `foldsAtSeal`: see
     /// `LogStore.Options.foldsWALAtSeal`. `pageSize`: the page size of a chunk created here
     /// (SQLite's 4 KiB when nil); a chunk that exists keeps its own.
     init(path: String, pageSize requestedPageSize: Int? = nil, checkpointFrames: Int64 = 8_192, foldsAtSeal: Bool = false) throws {
         self.path = path
+        isBurst = StoreLayout.isBurstChunk(path)
         self.foldsAtSeal = foldsAtSeal
         self.checkpointFrames = checkpointFrames
         walFrames = .allocate(capacity: 1)

@@ -52,13 +52,7 @@ extension LogStore {
             // Wherever it is: a burst's chunk under `Persist/Burst/` too (one whose seal was cut
             // short after its copy was renamed into place is in both).
             for path in [sealedChunkPath(chunk.file), burstChunkPath(chunk.file)] {
-                for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
-                    do {
-                        try FileManager.default.removeItem(atPath: file)
-                    } catch {
-                        throw StoreError(.io, path: file, reason: "cannot remove an expired chunk file: \(error.localizedDescription)")
-                    }
-                }
+                try ChunkSealer.removeChunkFiles(path, doing: "an expired chunk file")
             }
             result.removedChunks.append(chunk.file)
             result.removedRecords += chunk.recordCount

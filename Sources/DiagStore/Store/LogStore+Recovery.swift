@@ -72,17 +72,16 @@ extension LogStore {
     /// nothing is lost by it, and readers never take it.
     func removeSealLeftovers() {
         let manager = FileManager.default
-        let persist = persistURL.path
-        for name in (try? manager.contentsOfDirectory(atPath: persist)) ?? [] {
-            let stem = StoreLayout.chunkSideSuffixes.reduce(name) { $0.hasSuffix(StoreLayout.sealingSuffix + $1) ? String($0.dropLast($1.count)) : $0 }
-            guard stem.hasSuffix(StoreLayout.sealingSuffix),
-                  ChunkInfo.sequence(fromFileName: String(stem.dropLast(StoreLayout.sealingSuffix.count))) != nil else { continue }
-            unlink(persist + "/" + name)
-        }
-        let burstFolder = StoreLayout.burstFolderURL(url).path
-        for name in (try? manager.contentsOfDirectory(atPath: burstFolder)) ?? []
+        // `<chunk>.sealing` and the files SQLite keeps beside it, by the chunk's name.
+        let copies = Set(((try? manager.contentsOfDirectory(atPath: persistURL.path)) ?? []).compactMap { name -> String? in
+            guard let range = name.range(of: StoreLayout.sealingSuffix),
+                  ChunkInfo.sequence(fromFileName: String(name[..<range.lowerBound])) != nil else { return nil }
+            return String(name[..<range.lowerBound])
+        })
+        for chunk in copies { try? ChunkSealer.removeChunkFiles(sealedChunkPath(chunk) + StoreLayout.sealingSuffix) }
+        for name in (try? manager.contentsOfDirectory(atPath: StoreLayout.burstFolderURL(url).path)) ?? []
         where ChunkInfo.sequence(fromFileName: name) != nil && access(sealedChunkPath(name), F_OK) == 0 {
-            try? ChunkSealer.removeChunkFiles(burstFolder + "/" + name)
+            try? ChunkSealer.removeChunkFiles(burstChunkPath(name))
         }
     }
 

@@ -77,7 +77,7 @@ extension LogStore {
         var sealedCount = 0
         try forEachClaimedChunk(where: { state, chunk in !chunk.sealed && !chunk.mayBeAppendedTo(state) }) { chunk in
             let path = chunkPath(chunk.file)
-            let burst = StoreLayout.sealedPath(ofBurst: path) != nil
+            let burst = StoreLayout.isBurstChunk(path)
             // A burst's chunk is copied into `Persist/`: only the writer lock's holder does that,
             // so that another process's writer never takes its copy under way for a leftover.
             if burst { try lock.withLock { try takeWriterLockLocked() } }
@@ -134,7 +134,7 @@ extension LogStore {
            !state.sealing.contains(newest.file), !state.closed.contains(newest.file)
         {
             let path = chunkPath(newest.file)
-            let writer = try ChunkWriter(path: path, checkpointFrames: writerCheckpointFrames(burst: StoreLayout.sealedPath(ofBurst: path) != nil),
+            let writer = try ChunkWriter(path: path, checkpointFrames: writerCheckpointFrames(burst: StoreLayout.isBurstChunk(path)),
                                          foldsAtSeal: options.foldsWALAtSeal)
             state.writer = writer
             state.writerChunk = newest.file

@@ -31,10 +31,10 @@ public final class LogStore: @unchecked Sendable {
         /// chunks: past that, the oldest is folded on a thread of its own), so that readers keep
         /// finding its WAL index instead of rebuilding it from the whole WAL at each open.
         public var foldsWALAtSeal: Bool
-        /// Write a chunk opened for a batch of `burstBatchBytes` or more in 64 KiB pages under
-        /// `Persist/Burst/`, close it after the first batch under `burstEndBatchBytes`, and have
-        /// its seal copy it into 4 KiB pages under `Persist/` (diagd; docs/STORE.md, "Chunks
-        /// written in a burst"). Needs `foldsWALAtSeal` and `sealOnRotation` false: the seal
+        /// Write the chunks that open during a burst (from a batch of `burstBatchBytes` or more
+        /// to `burstEndBatches` batches in a row under `burstEndBatchBytes`) in 64 KiB pages
+        /// under `Persist/Burst/`, and have each one's seal copy it into 4 KiB pages under
+        /// `Persist/` (diagd; docs/STORE.md, "Chunks written in a burst"). Needs `foldsWALAtSeal` and `sealOnRotation` false: the seal
         /// runs off the appending thread.
         public var writesBurstsInLargePages: Bool
 
@@ -120,9 +120,7 @@ public final class LogStore: @unchecked Sendable {
         self.url = url
         self.options = options
         self.state = State(info: info)
-        var persist = StoreLayout.chunkFolderURL(url).path
-        while persist.count > 1, persist.hasSuffix("/") { persist.removeLast() }
-        persistPath = persist
+        persistPath = StoreLayout.chunkFolderPath(url)
         readerMark = options.readOnly ? StoreReaders.Mark(storeURL: url) : nil
     }
 

@@ -70,11 +70,16 @@ public enum StoreLayout {
         return access(burst, F_OK) == 0 ? burst : sealed
     }
 
-    /// `chunkPath(persist:file:)` of a store's directory.
-    public static func currentChunkURL(_ store: URL, file: String) -> URL {
+    /// The `Persist/` folder's path, without a trailing `/`.
+    public static func chunkFolderPath(_ store: URL) -> String {
         var persist = chunkFolderURL(store).path
         while persist.count > 1, persist.hasSuffix("/") { persist.removeLast() }
-        return URL(fileURLWithPath: chunkPath(persist: persist, file: file))
+        return persist
+    }
+
+    /// `chunkPath(persist:file:)` of a store's directory.
+    public static func currentChunkURL(_ store: URL, file: String) -> URL {
+        URL(fileURLWithPath: chunkPath(persist: chunkFolderPath(store), file: file))
     }
 
     /// The path to open for a chunk that was at `path` when a read planned it: `path`, or,
@@ -86,20 +91,24 @@ public enum StoreLayout {
         return sealed
     }
 
-    /// Runs `open` on `openableChunkPath(path)`, and once more on the sealed copy's path when
-    /// that was a burst's file that went while `open` had it: a connection opened just before
-    /// the seal removed the file and its WAL, and read just after, cannot read it (SQLite finds
-    /// no WAL index to map), where the copy has every row.
-    public static func openingChunk<T>(at path: String, _ open: (String) throws -> T) throws -> T {
-        let first = openableChunkPath(path)
+    /// Runs `open` on `path`, which returns nil when there is no file there; when that was a
+    /// burst's file and it is gone, or went while `open` had it, runs `open` once more on its
+    /// sealed copy's path. A connection opened just before the seal removed the file and its
+    /// WAL, and read just after, cannot read it (SQLite finds no WAL index to map), where the
+    /// copy has every row. The usual open, of a file that is there, costs no more than before.
+    public static func openingChunk<T>(at path: String, _ open: (String) throws -> T?) throws -> T? {
         do {
-            return try open(first)
+            if let opened = try open(path) { return opened }
         } catch {
-            let again = openableChunkPath(first)
-            guard again != first else { throw error }
-            return try open(again)
+            guard let sealed = sealedPath(ofBurst: path), access(path, F_OK) != 0 else { throw error }
+            return try open(sealed)
         }
+        guard let sealed = sealedPath(ofBurst: path) else { return nil }
+        return try open(sealed)
     }
+
+    /// True for a path under `Persist/Burst/`: a burst's chunk not sealed yet.
+    public static func isBurstChunk(_ path: String) -> Bool { sealedPath(ofBurst: path) != nil }
 
     /// `…/Persist/<file>` for `…/Persist/Burst/<file>`; nil for any other path.
     public static func sealedPath(ofBurst path: String) -> String? {
