@@ -54,6 +54,13 @@ final class ChunkedRecordStore: RecordStore {
         if !expired.removedChunks.isEmpty {
             report(.default, "quota: dropped \(expired.removedChunks.count) oldest chunks (\(expired.removedRecords) records, \(expired.removedBytes) bytes): \(expired.removedChunks.joined(separator: ", "))")
         }
+        // Records that stopped coming end a burst: its chunk closes, and the pass below seals it
+        // (at the idle share), so that a window over a repro's newest records reads a sealed
+        // chunk instead of scanning an open one (`LogStore.endBurst`). After the expiry, which a
+        // full disk needs most, whatever this meets.
+        if idle {
+            do { try store.endBurst() } catch { report(.error, "closing the chunk of a burst that ended failed: \(error)") }
+        }
         let awaiting = store.closedChunksAwaitingSearchIndex
         if let error = finisher.takeError() {
             let delay = Self.retryDelay(afterFailures: finisherRetry.failures + 1)

@@ -67,6 +67,38 @@ import TestSupport
         try store.close()
     }
 
+    /// Records that stop coming end a burst (`endBurst`, diagd's idle writer): its chunk closes
+    /// and is sealed, with no small batch after it; outside a burst the open chunk stays open.
+    @Test func anIdleWriterEndsABurstAndItsChunkIsSealed() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let store = try LogStore.open(at: url, create: true, options: Self.options)
+        var count = 2_000
+        while Self.batch(0..<count).bytes.count < LogStore.Options.burstBatchBytes { count *= 2 }
+        try store.append(packed: Self.batch(0..<count))
+        #expect(store.lock.withLock { store.state.writer?.isBurst } == true)
+        #expect(store.closedChunksAwaitingSearchIndex == 0)
+
+        #expect(try store.endBurst())
+        #expect(store.lock.withLock { store.state.writer } == nil)
+        #expect(store.lock.withLock { store.state.inBurst } == false)
+        #expect(store.closedChunksAwaitingSearchIndex == 1)
+        #expect(try store.sealPendingChunks() == 1)
+        let sealed = try #require(store.info.chunks.first)
+        #expect(sealed.sealed)
+        #expect(store.chunkPath(sealed.file) == store.sealedChunkPath(sealed.file))
+        #expect(try pageSize(store.chunkPath(sealed.file)) == 4_096)
+
+        // The records after it go to a chunk in 4 KiB pages, which an idle writer leaves open.
+        try store.append(packed: Self.batch(count..<(count + 2)))
+        #expect(store.info.chunks.count == 2)
+        #expect(try pageSize(store.chunkPath(store.info.chunks[1].file)) == 4_096)
+        #expect(try store.endBurst() == false)
+        #expect(store.lock.withLock { store.state.writer } != nil)
+        #expect(try all(url).count == count + 2)
+        try store.close()
+    }
+
     /// A store holding one burst's chunk, closed and waiting for its seal.
     struct OneBurst {
         let folder: TemporaryDirectory
