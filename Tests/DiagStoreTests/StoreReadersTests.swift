@@ -108,6 +108,23 @@ import TestSupport
         #expect(never.yielded == 0)
     }
 
+    /// `minimumRun` is for a reader who stays: once a look finds nobody, the next reader (the
+    /// next query) is given way to again, within `minimumRun` of a wait that reached its bound.
+    @Test func theNextReaderIsGivenWayToAgainOnceTheOneWhoStayedHasLeft() {
+        let reader = Flag()
+        var pacer = CPUSharePacer(share: 1, yieldsTo: { reader.present }, maximumYield: 0.2, minimumRun: 60, yieldPoll: 0.01)
+        for _ in 0..<CPUSharePacer.stride { pacer.pace() }
+        let first = pacer.yielded
+        #expect(first >= 0.2 && first < 10, "\(first)")
+        for _ in 0..<(2 * CPUSharePacer.stride) { pacer.pace() }
+        #expect(pacer.yielded == first, "within minimumRun, the reader who stays is not waited for")
+        reader.leave()
+        for _ in 0..<CPUSharePacer.stride { pacer.pace() }
+        reader.come()
+        for _ in 0..<CPUSharePacer.stride { pacer.pace() }
+        #expect(pacer.yielded >= first + 0.2, "the next reader is waited for: \(pacer.yielded)")
+    }
+
     /// The finisher diagd runs: while a reader has the store open, the closed chunk is neither
     /// sealed nor search-indexed; once the reader is gone, it is both.
     @Test func theFinisherNeitherSealsNorIndexesWhileAReaderReads() throws {
@@ -190,4 +207,5 @@ private final class Flag: Sendable {
     private let value = Atomic(true)
     var present: Bool { value.load(ordering: .acquiring) }
     func leave() { value.store(false, ordering: .releasing) }
+    func come() { value.store(true, ordering: .releasing) }
 }

@@ -25,7 +25,8 @@ public struct CPUSharePacer {
     private var wallStart: Double
     private var cpuStart: Double
     private var calls = 0
-    /// When a wait as long as `maximumYield` ended: no waiting again until `minimumRun` later.
+    /// When a wait as long as `maximumYield` ended: no waiting again until `minimumRun` later,
+    /// unless a look finds nobody there meanwhile (the reader who stayed has left).
     private var lastLongYieldEnd = -Double.infinity
 
     /// Calls of `pace()` between two looks at the clocks.
@@ -53,6 +54,12 @@ public struct CPUSharePacer {
         guard lookNow || calls % Self.stride == 0 else { return }
         // One look at who is there per stride, for the wait and for the share alike.
         let present = yieldsTo?() ?? false
+        // Nobody there: `minimumRun` after a wait that reached its bound is for a reader who
+        // stays (a pager, a `--follow`), so whoever comes next is waited for again. It held for
+        // the next queries too: through diagd at 10M (`Benchmarks/userpath.sh`, some 20 chunks
+        // still to seal), a `MATCHES` of 2.6 s outlasts the seals' 2 s wait, and the queries
+        // after it ran beside 5 s of seals.
+        if !present { lastLongYieldEnd = -Double.infinity }
         let stillPresent = present && giveWay()
         if let shareNow { setShare(shareNow(stillPresent)) }
         guard share < 1 else { return }

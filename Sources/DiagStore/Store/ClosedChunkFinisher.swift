@@ -50,6 +50,7 @@ public final class ClosedChunkFinisher: Sendable {
     /// chunk and every few milliseconds inside (`ChunkSealer.seal`), but `sealYield` seconds at
     /// most in a row (then they run `minimumRun`, 5 s): a seal is what a window query of recent
     /// records needs, and under a reader who stays (a `--follow`) they keep 5/7 of their pace.
+    /// A look that finds no reader ends that: the next query is waited for again.
     /// A seal takes half a second of a core a chunk; unpaced, it took a whole core from a burst
     /// of records, and beside a query on a 2-core machine one of the query's two (through diagd
     /// at 10M, 5 s after the last ack, 12–14 chunks still to seal: a common `CONTAINS` took
