@@ -114,13 +114,35 @@ public final class ClosedChunkFinisher: Sendable {
                     let sealPace: ((Bool) -> Void)? = paced ? { lookNow in sealPacer?.pace(lookNow: lookNow) } : nil
                     try store.sealPendingChunks(pace: sealPace)
                     var indexPacer = pacer(readerYield)
-                    // One search index at a time, sealing what closed meanwhile before the next:
-                    // a seal (the timestamp index a window query needs) costs a fifth of a search
-                    // index, and until the index exists the block sets serve a CONTAINS. Indexing
-                    // every sealed chunk first left a busy diagd's newest chunks unsealed, and a
-                    // window query scanned each of them whole.
+                    // One search index at a time, and a chunk that closes meanwhile is sealed
+                    // from inside the build, between two of its records (another file, another
+                    // connection; the build's transaction waits): a seal (the timestamp index a
+                    // window query needs, and 4 KiB pages for a burst's chunk) costs a fifth of
+                    // a search index, and until the index exists the block sets serve a CONTAINS.
+                    // Indexing every sealed chunk first left a busy diagd's newest chunks
+                    // unsealed, and a window query scanned each of them whole; sealing only
+                    // between two builds left the last chunks of 1M records (`Benchmarks/
+                    // userpath.sh` through diagd) unsealed 5 s after the last record, behind the
+                    // build of the first chunk's index. The seal's CPU time is the thread's, so
+                    // the build's pacer counts it too.
+                    var sinceLook = 0
+                    var nestedSealFailed = false
+                    let indexPace = { [self] in
+                        indexPacer?.pace()
+                        sinceLook += 1
+                        guard sinceLook >= Self.sealLookStride, !nestedSealFailed else { return }
+                        sinceLook = 0
+                        guard !isCancelled, store.closedChunksAwaitingSeal > 0 else { return }
+                        do {
+                            try store.sealPendingChunks(pace: sealPace)
+                        } catch {
+                            // Once a pass: the error is the pass's, and the next pass tries again.
+                            nestedSealFailed = true
+                            state.withLock { if $0.firstError == nil { $0.firstError = error } }
+                        }
+                    }
                     while !isCancelled,
-                          try store.buildSearchIndexes(limit: 1, shouldContinue: { [self] in !isCancelled }, pace: { indexPacer?.pace() }) > 0
+                          try store.buildSearchIndexes(limit: 1, shouldContinue: { [self] in !isCancelled }, pace: indexPace) > 0
                     {
                         try store.sealPendingChunks(pace: sealPace)
                     }
@@ -136,6 +158,11 @@ public final class ClosedChunkFinisher: Sendable {
             group.leave()
         }
     }
+
+    /// Records indexed between two looks for a chunk that closed and waits for its seal (a look
+    /// takes the store's lock and walks its chunk list: some microseconds; 4,096 records are
+    /// some 20 ms of a search index build).
+    static let sealLookStride = 4_096
 
     /// Whether the store's writer has had nothing to write for a while (diagd: no record for a
     /// second): the builds then run at `idleShare` while no reader is there, and at `cpuShare`
