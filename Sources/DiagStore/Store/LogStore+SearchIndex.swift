@@ -10,7 +10,7 @@ extension LogStore {
     }
 
     /// Chunks no longer written whose seal is still to be done, and that no pass has claimed.
-    public var closedChunksAwaitingSeal: Int {
+    var closedChunksAwaitingSeal: Int {
         lock.withLock {
             state.info.chunks.filter { !$0.sealed && !$0.mayBeAppendedTo(state) && !state.sealing.contains($0.file) }.count
         }
