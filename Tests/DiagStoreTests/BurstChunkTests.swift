@@ -33,13 +33,19 @@ import TestSupport
     }
 
     /// Fewer small batches than end a burst, or small ones between large ones, leave its chunk open.
-    @Test func aFewSmallBatchesDoNotEndABurst() throws {
-        let folder = try TemporaryDirectory()
+    /// A new store whose first batch (over 1 MiB) started a burst; returns the records written.
+    static func storeInABurst(_ folder: TemporaryDirectory) throws -> (url: URL, store: LogStore, count: Int) {
         let url = folder.file("s.logarchive")
         let store = try LogStore.open(at: url, create: true, options: Self.options)
         var count = 2_000
         while Self.batch(0..<count).bytes.count < LogStore.Options.burstBatchBytes { count *= 2 }
         try store.append(packed: Self.batch(0..<count))
+        return (url, store, count)
+    }
+
+    @Test func aFewSmallBatchesDoNotEndABurst() throws {
+        let folder = try TemporaryDirectory()
+        let (url, store, count) = try Self.storeInABurst(folder)
         #expect(Self.batch(0..<400).bytes.count >= LogStore.Options.burstEndBatchBytes)
         var end = count
         for round in 0..<3 {
@@ -71,11 +77,7 @@ import TestSupport
     /// and is sealed, with no small batch after it; outside a burst the open chunk stays open.
     @Test func anIdleWriterEndsABurstAndItsChunkIsSealed() throws {
         let folder = try TemporaryDirectory()
-        let url = folder.file("s.logarchive")
-        let store = try LogStore.open(at: url, create: true, options: Self.options)
-        var count = 2_000
-        while Self.batch(0..<count).bytes.count < LogStore.Options.burstBatchBytes { count *= 2 }
-        try store.append(packed: Self.batch(0..<count))
+        let (url, store, count) = try Self.storeInABurst(folder)
         #expect(store.lock.withLock { store.state.writer?.isBurst } == true)
         #expect(store.closedChunksAwaitingSearchIndex == 0)
 
