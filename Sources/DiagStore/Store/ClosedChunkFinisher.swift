@@ -132,7 +132,9 @@ public final class ClosedChunkFinisher: Sendable {
                         sinceLook += 1
                         guard sinceLook >= Self.sealLookStride, !nestedSealFailed else { return }
                         sinceLook = 0
-                        guard !isCancelled, store.closedChunksAwaitingSeal > 0 else { return }
+                        guard !isCancelled else { return }
+                        // With no closed chunk waiting, the same look as a count would be: one
+                        // walk of the chunk list under the store's lock.
                         do {
                             try store.sealPendingChunks(pace: sealPace)
                         } catch {
@@ -159,9 +161,9 @@ public final class ClosedChunkFinisher: Sendable {
         }
     }
 
-    /// Records indexed between two looks for a chunk that closed and waits for its seal (a look
-    /// takes the store's lock and walks its chunk list: some microseconds; 4,096 records are
-    /// some 20 ms of a search index build).
+    /// Records indexed between two looks for a chunk that closed and waits for its seal (a look,
+    /// `sealPendingChunks` finding nothing, takes the store's lock and walks its chunk list:
+    /// some microseconds; 4,096 records are some 20 ms of a search index build).
     static let sealLookStride = 4_096
 
     /// Whether the store's writer has had nothing to write for a while (diagd: no record for a

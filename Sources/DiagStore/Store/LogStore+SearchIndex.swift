@@ -9,13 +9,6 @@ extension LogStore {
         }
     }
 
-    /// Chunks no longer written whose seal is still to be done, and that no pass has claimed.
-    var closedChunksAwaitingSeal: Int {
-        lock.withLock {
-            state.info.chunks.filter { !$0.sealed && !$0.mayBeAppendedTo(state) && !state.sealing.contains($0.file) }.count
-        }
-    }
-
     /// Builds the message search index of every sealed chunk that lacks one: a contentless FTS5
     /// trigram table over each message folded for case and diacritics, rowid = `records.id`.
     /// Meant to run off the ingest path (it takes seconds per full chunk). Returns the number
