@@ -121,7 +121,9 @@ import TestSupport
         #expect(messages.contains("resumed \(probe)"))
         let store = try LogStore.open(at: URL(fileURLWithPath: storePath), options: .readOnly)
         for chunk in store.info.chunks {
-            let database = try Database(path: storePath + "/Persist/" + chunk.file, options: .init(readOnly: true, create: false))
+            // Where the chunk is now: a burst's chunk not sealed yet is under Persist/Burst/.
+            let path = StoreLayout.currentChunkURL(URL(fileURLWithPath: storePath), file: chunk.file).path
+            let database = try Database(path: path, options: .init(readOnly: true, create: false))
             #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
         }
         let own = try daemon.storedRecords().filter { $0.process == "diagd" }.map(\.eventMessage)

@@ -41,7 +41,9 @@ import TestSupport
         let store = try LogStore.open(at: URL(fileURLWithPath: daemon.storePath), options: .readOnly)
         #expect(!store.info.chunks.isEmpty)
         for chunk in store.info.chunks {
-            let database = try Database(path: daemon.storePath + "/Persist/" + chunk.file, options: .init(readOnly: true, create: false))
+            // Where the chunk is now: a burst's chunk not sealed yet is under Persist/Burst/.
+            let path = StoreLayout.currentChunkURL(URL(fileURLWithPath: daemon.storePath), file: chunk.file).path
+            let database = try Database(path: path, options: .init(readOnly: true, create: false))
             #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
         }
     }
