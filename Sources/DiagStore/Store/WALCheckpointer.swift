@@ -20,6 +20,9 @@ final class WALCheckpointer: @unchecked Sendable {
         var working = false
         var stopping = false
         var running = true
+        /// The last checkpoint's error, if it failed: `request` then says the thread is behind,
+        /// and the writer checkpoints on its own connection instead (a checkpoint that fails
+        /// only lets the WAL grow; the commits in it are as durable).
         var failure: String?
         /// The checkpoint thread waiting for a request, and `stop` waiting for the thread's end.
         var parked = ParkedThreads()
@@ -60,11 +63,6 @@ final class WALCheckpointer: @unchecked Sendable {
             state.failure = nil
             return ()
         }
-    }
-
-    /// Why the last checkpoint failed, if it did (a checkpoint that succeeds clears it).
-    var lastFailure: String? {
-        state.withLock { $0.failure }
     }
 
     /// Ends the thread after the checkpoint under way (if any) and waits for it; the thread
