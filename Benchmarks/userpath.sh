@@ -18,7 +18,11 @@
 #   window   process == X AND a one-minute window                       target < 20 ms, whole process
 # and, as a user types them without --style, the window and the common phrase again in the default
 # style (window-d, common-d: the same records and rg's figures, lines of text instead of NDJSON).
-# and each diag query's peak RSS (target < 64 MiB). A "(load)" line before rg's runs and before
+# The window has a second reference, as rg reads the whole NDJSON for it: the sqlite3 shell reading
+# the same rows from the same chunk files (import and diagd paths), each chunk the window meets
+# attached, its rows selected by the same column and time range and printed as JSON in (timestamp,
+# id) order (the "(sqlite3)" line after the window's; its ratio is diag's time over the shell's).
+# And each diag query's peak RSS (target < 64 MiB). A "(load)" line before rg's runs and before
 # each path's queries gives the machine's load average then. A "(cached)" line after rg's runs and after
 # each path's queries says how much of what they read the page cache held (util-linux's fincore):
 # at 10M records the files may not all stay cached, and a side that read from the disk is slower
@@ -34,8 +38,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(1000000)
-for tool in hyperfine rg python3; do
-    command -v "$tool" >/dev/null || { echo "userpath.sh needs $tool (apt-get install hyperfine ripgrep python3)" >&2; exit 1; }
+for tool in hyperfine rg python3 sqlite3; do
+    command -v "$tool" >/dev/null || { echo "userpath.sh needs $tool (apt-get install hyperfine ripgrep python3 sqlite3)" >&2; exit 1; }
 done
 [ -x /usr/bin/time ] || { echo "userpath.sh needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 paths=" ${PATHS:-import diagd bundle} "
@@ -183,15 +187,59 @@ for count in "${counts[@]}"; do
             exit 1
         fi
         found=$((found - extra_lines))
+        last_found=$found
         hyperfine --style none --output=pipe --warmup 1 --runs "$query_runs" --export-json "$work/d.json" \
             "TZ=UTC $diag show --no-pager --info --debug --style $style --predicate '$predicate' '$source'" >/dev/null
         local d; d=$(mean "$work/d.json")
+        last_mean=$d
         printf '%-9s %-7s %-8s %10.4f %10.4f %8s %9s  %s\n' "$count" "$path" "$name" "$d" "${rg_mean[${name%-d}]}" \
             "$(ratio "$d" "${rg_mean[${name%-d}]}")" "$(rss_mib "$diag" show --no-pager --info --debug --style "$style" --predicate "$predicate" "$source")" "$target"
         expected=$(rg -c "$@" "$ndjson" || true)
         [ "$found" = "$expected" ] || echo "warning: $path $name found $found records, rg $expected lines" >&2
     }
     rare_target="≤ 0.5 at 1M"; [ "$count" -ge 10000000 ] && rare_target="≤ 0.1 at 10M"
+    # The sqlite3 shell reading the window's rows from the store's chunk files: every chunk whose
+    # time range (Info.json) meets the window attached, `SELECT *` of each where `column` is
+    # `value` in the window, all in (timestamp, id) order, as JSON (one row a line). Printed
+    # beside the window's diag time (`last_mean`), with the row counts checked against diag's.
+    sqlite_window() {  # path, store, column, value, diag's record count
+        local path=$1 source=$2 column=$3 value=$4 found=$5
+        local first
+        first=$(python3 - "$source" "$column" "$value" "$start" "$end" "$work/window.sql" <<'PY'
+import calendar, json, os, sys, time
+store, column, value, start, end, out = sys.argv[1:7]
+ns = lambda text: calendar.timegm(time.strptime(text, "%Y-%m-%d %H:%M:%S")) * 10**9
+low, high = ns(start), ns(end)
+files = []
+for chunk in json.load(open(os.path.join(store, "Info.json")))["chunks"]:
+    oldest, newest = chunk.get("oldestTimestamp"), chunk.get("newestTimestamp")
+    if oldest is not None and newest is not None and (newest < low or oldest >= high):
+        continue
+    sealed = os.path.join(store, "Persist", chunk["file"])
+    burst = os.path.join(store, "Persist", "Burst", chunk["file"])
+    files.append(sealed if os.path.exists(sealed) or not os.path.exists(burst) else burst)
+if not files or len(files) > 10:
+    sys.exit(f"{len(files)} chunks in the window: the sqlite3 shell attaches 1 to 10")
+quote = lambda text: "'" + text.replace("'", "''") + "'"
+with open(out, "w") as sql:
+    for number, path in enumerate(files[1:], 1):
+        sql.write(f"ATTACH {quote(path)} AS c{number};\n")
+    names = ["main"] + [f"c{number}" for number in range(1, len(files))]
+    condition = f"{column} = {quote(value)} AND timestamp >= {low} AND timestamp < {high}"
+    sql.write(" UNION ALL ".join(f"SELECT * FROM {name}.records WHERE {condition}" for name in names))
+    sql.write(" ORDER BY timestamp, id;\n")
+print(files[0])
+PY
+        ) || { echo "userpath.sh: no sqlite3 reference for the $path window" >&2; return 0; }
+        local rows
+        rows=$(sqlite3 -readonly -json "$first" ".read $work/window.sql" | wc -l)
+        hyperfine --style none --output=pipe --warmup 1 --runs 20 --export-json "$work/s.json" \
+            "sqlite3 -readonly -json '$first' '.read $work/window.sql'" >/dev/null
+        local q; q=$(mean "$work/s.json")
+        printf '%-9s %-7s %-8s %10.4f %10s %8s %9s  %s\n' "$count" "$path" "(sqlite3)" "$q" "" \
+            "$(ratio "$last_mean" "$q")" "" "the sqlite3 shell, the same rows as JSON; ratio: diag / it"
+        [ "$rows" = "$found" ] || echo "warning: $path window: the sqlite3 shell gave $rows rows, diag $found records" >&2
+    }
     queries() {  # path, source
         load "$count" "$1"
         query "$1" "$2" rare "$rare_predicate" "$rare_target" 5 "${rare_rg[@]}"
@@ -199,9 +247,11 @@ for count in "${counts[@]}"; do
         query "$1" "$2" matches "$matches_predicate" "≤ 1" "$runs" "${matches_rg[@]}"
         if [ "$1" = diagd ]; then
             query "$1" "$2" window-s "$window_subsystem_predicate" "< 0.020 s" 20 "${window_subsystem_rg[@]}"
+            sqlite_window "$1" "$2" subsystem com.example.sync.notifier "$last_found"
             query "$1" "$2" window-s-d "$window_subsystem_predicate" "(default style)" 20 "${window_subsystem_rg[@]}"
         else
             query "$1" "$2" window "$window_predicate" "< 0.020 s" 20 "${window_rg[@]}"
+            [ "$1" = bundle ] || sqlite_window "$1" "$2" process notifier "$last_found"
             query "$1" "$2" window-d "$window_predicate" "(default style)" 20 "${window_rg[@]}"
         fi
         query "$1" "$2" common-d "$common_predicate" "(default style)" "$runs" "${common_rg[@]}"
