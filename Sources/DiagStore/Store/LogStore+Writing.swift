@@ -80,8 +80,7 @@ extension LogStore {
     public func endBurst() throws -> Bool {
         try lock.withLock {
             try requireWritable()
-            state.inBurst = false
-            state.smallBatchesInBurst = 0
+            burstEndedLocked()
             guard let writer = state.writer, writer.isBurst else { return false }
             try closeWriterLocked()
             return true
@@ -209,13 +208,17 @@ extension LogStore {
             state.smallBatchesInBurst = 0
         } else if bytes < Options.burstEndBatchBytes, state.inBurst {
             state.smallBatchesInBurst += 1
-            if state.smallBatchesInBurst >= Options.burstEndBatches {
-                state.inBurst = false
-                state.smallBatchesInBurst = 0
-            }
+            if state.smallBatchesInBurst >= Options.burstEndBatches { burstEndedLocked() }
         } else {
             state.smallBatchesInBurst = 0
         }
+    }
+
+    /// A burst ends (small batches, or none: `endBurst`): the next chunk opens in 4 KiB pages,
+    /// and the append after it closes a burst's chunk still open.
+    private func burstEndedLocked() {
+        state.inBurst = false
+        state.smallBatchesInBurst = 0
     }
 
     /// Takes the writer lock if this value does not hold it yet, and then removes what a seal
