@@ -11,13 +11,13 @@ public enum SystemZone {
         if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: localtime),
            let range = target.range(of: "zoneinfo/", options: .backwards) {
             let name = String(target[range.upperBound...])
-            if TimeZone(identifier: name) != nil { return name }
+            if DisplayZone.isUTCName(name) || TimeZone(identifier: name) != nil { return name }
         }
         // A copied (not linked) localtime file carries no name; Debian writes it beside it.
         let beside = URL(fileURLWithPath: localtime).deletingLastPathComponent().appendingPathComponent("timezone").path
         if let text = try? String(contentsOfFile: beside, encoding: .utf8) {
             let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !name.isEmpty, name.count < 256, TimeZone(identifier: name) != nil { return name }
+            if !name.isEmpty, name.count < 256, DisplayZone.isUTCName(name) || TimeZone(identifier: name) != nil { return name }
         }
         return nil
     }

@@ -25,4 +25,32 @@ import TestSupport
         try folder.write("timezone", "Nowhere/Land\n")
         #expect(DisplayZone.fromEnvironment([:], localtime: copy).name == "UTC")
     }
+
+    /// The database's names of UTC itself are shown at offset 0 under their own name without ICU
+    /// (`DisplayZone.isUTCName`); each agrees with Foundation's zone of that name, and a zone a
+    /// name away from them (`Etc/GMT+1`, `GMT+1`) is still looked up.
+    @Test func utcNamesAreUTCWithoutALookup() throws {
+        let names = ["Etc/UTC", "Etc/UCT", "Etc/Universal", "Etc/Zulu", "Etc/GMT", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0",
+                     "Etc/Greenwich", "UTC", "UCT", "Universal", "Zulu", "GMT", "GMT0", "GMT+0", "GMT-0", "Greenwich"]
+        let instants = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_782_000_000), Date(timeIntervalSince1970: 1_798_000_000)]
+        for name in names {
+            #expect(DisplayZone.isUTCName(name), "\(name)")
+            let zone = try #require(TimeZone(identifier: name), "Foundation knows \(name)")
+            #expect(instants.allSatisfy { zone.secondsFromGMT(for: $0) == 0 }, "\(name)")
+            var display = try #require(DisplayZone(parsing: name))
+            #expect(display.offsetSeconds(at: 1_782_000_000_000_000_000) == 0)
+        }
+        #expect(DisplayZone(parsing: "Etc/UTC")?.name == "Etc/UTC")
+        for name in ["Etc/GMT+1", "etc/utc", "Europe/London", "UTC0", "Etc/UTC/"] { #expect(!DisplayZone.isUTCName(name), "\(name)") }
+        var east = try #require(DisplayZone(parsing: "Etc/GMT-3"))
+        #expect(east.offsetSeconds(at: 0) == 3 * 3600)
+
+        let folder = try TemporaryDirectory()
+        let link = folder.file("localtime").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/usr/share/zoneinfo/Etc/UTC")
+        #expect(SystemZone.name(localtime: link) == "Etc/UTC")
+        var system = DisplayZone.fromEnvironment([:], localtime: link)
+        #expect(system.name == "Etc/UTC")
+        #expect(system.offsetSeconds(at: 1_782_000_000_000_000_000) == 0)
+    }
 }
