@@ -94,9 +94,21 @@ public final class ChunkConnections {
             database.keepWALOnClose()
         }
         database.limitValueLength()
+        // The size is a constant of ours, not user text.
+        try database.execute("PRAGMA cache_size = -\(pageCacheKiB)")
         if mapping > 0 { try map(database, bytes: mapping) }
         return database
     }
+
+    /// The page cache of a reading connection, in KiB (SQLite's default is 2,000): 128 pages of
+    /// 4 KiB, room for the interior pages of the table and the index a read walks. Reads go
+    /// through a chunk once (a scan, a window's rows, a search index's candidates), so pages past
+    /// those are not read again, and a query holds several connections (one per thread and per
+    /// merged stream, and those `ChunkConnections` keeps): at SQLite's default, a common phrase
+    /// over diagd's store of 10M records peaked at 57.7 MiB, 37.2 MiB with this; the benchmark's
+    /// queries took the same time within this machine's noise (2026-12-06, `/usr/bin/time -v`
+    /// and `hyperfine`, docs/STORE.md "Reading").
+    static let pageCacheKiB = 512
 
     /// Whether nothing writes the chunk any more: sealed and holding its search index (`Info.json`
     /// says so only after both were written and the WAL folded into the file; after that only
