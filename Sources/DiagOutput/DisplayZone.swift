@@ -71,8 +71,8 @@ public struct DisplayZone: Sendable {
     /// Whether `name` is one of the zone database's names of UTC itself (`Etc/UTC`, `UCT`,
     /// `Etc/GMT+0`, `Zulu`…: offset 0, no transition, ever), which a fixed offset shows the same
     /// without asking ICU. `/etc/localtime` links to `Etc/UTC` on most servers and containers, and
-    /// ICU's lookup of the name, twice, was 0.4 ms of every `diag` run there without `$TZ`
-    /// (perf of `diag show` over a 10M-record store, 2026-12-05).
+    /// ICU's lookups of the name were 0.4 ms of every `diag` run there without `$TZ` (perf of
+    /// `diag show` over a 10M-record store, 2026-12-05).
     public static func isUTCName(_ name: String) -> Bool {
         switch name {
         case "Etc/UTC", "Etc/UCT", "Etc/Universal", "Etc/Zulu", "Etc/GMT", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0",
