@@ -12,6 +12,7 @@
 #   BEFORE=DIR Benchmarks/ingest.sh ...            then runs DIR/diagd (another build) the same way
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/lib.sh
 PER_CLIENT=${1:-250000}
 CLIENTS=4
 TOTAL=$((PER_CLIENT * CLIENTS))
@@ -45,11 +46,8 @@ RSYSLOG_PID=$!
 for _ in $(seq 1 100); do (echo -n >"/dev/tcp/127.0.0.1/$RSYSLOG_PORT") 2>/dev/null && break; sleep 0.05; done
 RSYSLOG_START=$(date +%s.%N)
 for i in $(seq 1 $CLIENTS); do cat "$WORK/rfc5424-$i.txt" >"/dev/tcp/127.0.0.1/$RSYSLOG_PORT" & done
-# Timed to the last line in the file: counted every 20 ms (the script's own wait, not rsyslog's).
-while [[ ! -f "$WORK/rsyslog/messages" || $(wc -l <"$WORK/rsyslog/messages") -lt $TOTAL ]]; do
-    kill -0 "$RSYSLOG_PID" 2>/dev/null || { echo "rsyslogd exited: $(cat "$WORK/rsyslog/stderr")" >&2; exit 1; }
-    sleep 0.02
-done
+# Timed to the last line in the file, counted as it grows (`wait_for_lines`, Benchmarks/lib.sh).
+wait_for_lines "$WORK/rsyslog/messages" "$TOTAL" "$RSYSLOG_PID" || { echo "rsyslogd exited: $(cat "$WORK/rsyslog/stderr")" >&2; exit 1; }
 RSYSLOG_END=$(date +%s.%N)
 RSYSLOG_CPU=$(awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$RSYSLOG_PID/stat")
 kill -TERM "$RSYSLOG_PID"; wait "$RSYSLOG_PID" || true

@@ -14,6 +14,7 @@
 #   Benchmarks/syslog-otlp.sh [records]     (default 200000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/lib.sh
 COUNT=${1:-200000}
 [ -x /usr/sbin/rsyslogd ] || { echo "syslog-otlp.sh: /usr/sbin/rsyslogd is missing (make setup installs rsyslog)" >&2; exit 1; }
 swift build -c release --product diagd >/dev/null
@@ -44,7 +45,7 @@ for _ in $(seq 100); do [[ -S "$WORK/rsyslog/log" && -s "$WORK/rsyslog/rsyslogd.
 RSYSLOG_PID=$(cat "$WORK/rsyslog/rsyslogd.pid")
 START=$(now)
 $SENDER syslog "$WORK/rsyslog/log" "$COUNT"
-while [[ $(wc -l <"$WORK/rsyslog/messages" 2>/dev/null || echo 0) -lt $COUNT ]]; do sleep 0.01; done
+wait_for_lines "$WORK/rsyslog/messages" "$COUNT" "$RSYSLOG_PID"
 RSYSLOG_SECONDS=$(awk -v a="$START" -v b="$(now)" 'BEGIN { print b - a }')
 kill -TERM "$RSYSLOG_PID"; RSYSLOG_PID=""
 

@@ -12,6 +12,7 @@
 #                                                      build) under the same load, printed beside
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/lib.sh
 PER_SENDER=${1:-100000}
 SENDERS=4
 IDLE=500
@@ -61,10 +62,7 @@ for _ in $(seq 1 100); do (echo -n >"/dev/tcp/127.0.0.1/$RSYSLOG_PORT") 2>/dev/n
 hold_idle "$RSYSLOG_PORT"
 START=$(date +%s.%N)
 for i in $(seq 1 $SENDERS); do cat "$WORK/rfc5424-$i.txt" >"/dev/tcp/127.0.0.1/$RSYSLOG_PORT" & done
-while [[ ! -f "$WORK/rsyslog/messages" || $(wc -l <"$WORK/rsyslog/messages") -lt $TOTAL ]]; do
-    kill -0 "$RSYSLOG_PID" 2>/dev/null || { echo "rsyslogd exited: $(cat "$WORK/rsyslog/stderr")" >&2; exit 1; }
-    sleep 0.02
-done
+wait_for_lines "$WORK/rsyslog/messages" "$TOTAL" "$RSYSLOG_PID" || { echo "rsyslogd exited: $(cat "$WORK/rsyslog/stderr")" >&2; exit 1; }
 END=$(date +%s.%N)
 RSYSLOG_THREADS=$(ls "/proc/$RSYSLOG_PID/task" | wc -l)
 RSYSLOG_CPU=$(awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$RSYSLOG_PID/stat")
