@@ -10,6 +10,10 @@
 #   Benchmarks/ingest.sh [records-per-client]     (default 250000; 4 clients)
 #   PERF_DATA=FILE Benchmarks/ingest.sh ...        also records diagd's profile (perf record -g)
 #   BEFORE=DIR Benchmarks/ingest.sh ...            then runs DIR/diagd (another build) the same way
+#   ROUNDS=N Benchmarks/ingest.sh ...              N rounds of rsyslogd then diagd, each round's
+#                                                  ratio printed, then their median: this VM's
+#                                                  speed drifts within minutes, so a ratio of two
+#                                                  runs side by side says more than either rate
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
@@ -30,9 +34,14 @@ cleanup() {
 trap cleanup EXIT
 
 echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "== rsyslogd imtcp -> omfile: $CLIENTS senders x $PER_CLIENT RFC 5424 lines"
+ROUNDS=${ROUNDS:-1}
 for i in $(seq 1 $CLIENTS); do "$BIN/diag-bench-ingest" render --records "$PER_CLIENT" --seed "$i" --output "$WORK/rfc5424-$i.txt"; done
+
+# One rsyslogd run over the rendered lines: sets RSYSLOG_RATE and RSYSLOG_CPU.
+run_rsyslog() {
+echo "== rsyslogd imtcp -> omfile: $CLIENTS senders x $PER_CLIENT RFC 5424 lines"
 RSYSLOG_PORT=$((20000 + RANDOM % 20000))
+rm -rf "$WORK/rsyslog"
 mkdir -p "$WORK/rsyslog"
 cat >"$WORK/rsyslog/rsyslog.conf" <<CONF
 global(workDirectory="$WORK/rsyslog")
@@ -53,7 +62,8 @@ RSYSLOG_CPU=$(awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$RSYSLOG_PID/sta
 kill -TERM "$RSYSLOG_PID"; wait "$RSYSLOG_PID" || true
 RSYSLOG_RATE=$(awk -v s="$RSYSLOG_START" -v e="$RSYSLOG_END" -v t="$TOTAL" 'BEGIN { printf "%d", t / (e - s) }')
 echo "rsyslogd records=$TOTAL rate=$RSYSLOG_RATE cpu=$RSYSLOG_CPU"
-rm -f "$WORK"/rfc5424-*.txt "$WORK/rsyslog/messages"
+rm -f "$WORK/rsyslog/messages"
+}
 
 echo "== bare SQLite insert loop: $TOTAL records, one transaction per 5000"
 BARE=$("$BIN/diag-bench-ingest" bare --records "$TOTAL" --database "$WORK/bare.sqlite" --batch 5000)
@@ -137,11 +147,22 @@ awk -v label="$1" -v rsyslog="$RSYSLOG_RATE" -v rsyslogcpu="$RSYSLOG_CPU" -v bar
 }'
 }
 
-run_diagd "$BIN" "this checkout"
-report "this checkout"
-# BEFORE=DIR: the same run with DIR's diagd (another build) after this one, in the same run,
-# for a side-by-side comparison.
-if [[ -n "${BEFORE:-}" ]]; then
-    PERF_DATA="" run_diagd "$BEFORE" "BEFORE"
-    report "BEFORE ($BEFORE)"
+RATIOS=()
+for round in $(seq 1 "$ROUNDS"); do
+    [[ "$ROUNDS" -eq 1 ]] || echo "== round $round of $ROUNDS"
+    run_rsyslog
+    run_diagd "$BIN" "this checkout"
+    report "this checkout"
+    RATIOS+=("$(awk -v total="$TOTAL" -v start="$START" -v last="$LAST" -v rsyslog="$RSYSLOG_RATE" 'BEGIN { printf "%.2f", total / (last - start) / rsyslog }')")
+    # BEFORE=DIR: the same run with DIR's diagd (another build) after this one, in the same
+    # round, for a side-by-side comparison.
+    if [[ -n "${BEFORE:-}" ]]; then
+        PERF_DATA="" run_diagd "$BEFORE" "BEFORE"
+        report "BEFORE ($BEFORE)"
+    fi
+done
+if [[ "$ROUNDS" -gt 1 ]]; then
+    printf '%s\n' "${RATIOS[@]}" | sort -n | awk -v rounds="$ROUNDS" '{ r[NR] = $1; list = list (NR > 1 ? ", " : "") $1 }
+        END { m = (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
+              printf "\ndiagd / rsyslogd in %d rounds (sorted): %s; median %.2f (target >= 1.0)\n", rounds, list, m }'
 fi
