@@ -173,18 +173,44 @@ public final class LogStore: @unchecked Sendable {
 
     /// The chunk files' names under `Persist/` and `Persist/Burst/`, each once (a chunk in both,
     /// a seal interrupted after its copy was renamed into place, is the sealed copy).
+    /// Read with `readdir`: only the names that end as a chunk's are made into Strings (a chunk's
+    /// `-wal` and `-shm` are two thirds of a busy folder), where `FileManager` made one of every
+    /// entry; every command that opens a store lists the folder first.
     static func listChunkFiles(in persistURL: URL) throws -> [String] {
         var names: Set<String> = []
-        for folder in [persistURL, persistURL.appendingPathComponent(StoreLayout.burstFolder, isDirectory: true)] {
-            guard FileManager.default.fileExists(atPath: folder.path) else { continue }
-            do {
-                names.formUnion(try FileManager.default.contentsOfDirectory(atPath: folder.path)
-                    .filter { ChunkInfo.sequence(fromFileName: $0) != nil })
-            } catch {
-                throw StoreError(.io, path: folder.path, reason: "cannot list chunk files: \(error.localizedDescription)")
+        for folder in [persistURL.path, persistURL.appendingPathComponent(StoreLayout.burstFolder, isDirectory: true).path] {
+            guard let directory = opendir(folder) else {
+                if errno == ENOENT { continue }
+                throw StoreError(.io, path: folder, reason: "cannot list chunk files: \(String(cString: strerror(errno)))")
+            }
+            defer { closedir(directory) }
+            while true {
+                errno = 0
+                guard let entry = readdir(directory) else {
+                    guard errno == 0 else {
+                        throw StoreError(.io, path: folder, reason: "cannot list chunk files: \(String(cString: strerror(errno)))")
+                    }
+                    break
+                }
+                let name: String? = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                    let bytes = raw.bindMemory(to: UInt8.self)
+                    let length = bytes.firstIndex(of: 0) ?? bytes.count
+                    guard Self.endsAsChunkFile(UnsafeBufferPointer(rebasing: bytes[..<length])) else { return nil }
+                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<length]), as: UTF8.self)
+                }
+                if let name, ChunkInfo.sequence(fromFileName: name) != nil { names.insert(name) }
             }
         }
         return names.sorted()
+    }
+
+    private static let chunkSuffixBytes = Array(StoreLayout.chunkSuffix.utf8)
+
+    /// Whether `name` ends with `.chunk.sqlite`, on its bytes.
+    private static func endsAsChunkFile(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let suffix = chunkSuffixBytes
+        guard name.count > suffix.count else { return false }
+        return name[(name.count - suffix.count)...].elementsEqual(suffix)
     }
 
     /// What `Info.json` says now (kept current by this value's own writes).
