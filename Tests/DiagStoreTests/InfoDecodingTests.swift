@@ -48,6 +48,86 @@ import TestSupport
         #expect(info == decoded(text))
     }
 
+    /// The member-by-member reader (`JSONPullParser`) takes members in any order and any
+    /// whitespace, skips unknown ones whatever they hold, and unescapes strings.
+    @Test(arguments: [
+        #"{"chunks":[{"timeBuckets":[1,2,-1,-1,-1,-1],"searchIndex":true,"byteCount":9,"recordCount":3,"sealed":true,"sequence":4,"file":"0000000000000004.chunk.sqlite","newestTimestamp":20,"oldestTimestamp":10,"timeOrdered":true,"timeSamples":[10,15,20]}],"identifier":"i","formatVersion":3,"recordCount":3}"#,
+        "{\t\"formatVersion\" :\n3 ,\r\n \"identifier\":\"x\",\"chunks\" : [ ] }\n",
+        #"{"formatVersion": 3, "identifier": "\u00e9\"\\", "chunks": [{"file": "a\"b\u00e9\ud83d\ude00", "sequence": 7, "sealed": true, "recordCount": 0, "byteCount": 0, "searchIndex": false, "extra": {"deep": [[[{"x": [1.5e3, true, null, "s"]}]]]}}]}"#,
+        #"{"formatVersion": 3, "identifier": "x", "oldestTimestamp": -9223372036854775808, "newestTimestamp": 9223372036854775807, "recordCount": 0}"#,
+    ])
+    func keyOrderWhitespaceAndRepeatsReadAsJSONDecoderReadsThem(text: String) throws {
+        let info = try #require(fast(text))
+        #expect(info == decoded(text))
+    }
+
+    @Test(arguments: [
+        #"{"formatVersion": 2, "identifier": "x"} x"#,
+        #"{"formatVersion": 2, "identifier": "x"}}"#,
+        #"{"formatVersion": 2, "identifier": "x",}"#,
+        #"{"formatVersion": 2, "identifier": "x", "chunks": [{"file": "f", "sequence": 1, "sealed": true, "recordCount": 0, "byteCount": 0, "searchIndex": false},]}"#,
+        #"{"formatVersion": 2, "identifier": "x", "chunks": [{"file": "f", "sequence": 1, "sealed": true, "recordCount": 0, "byteCount": 0, "searchIndex": false,}]}"#,
+        #"{"formatVersion": 2, "identifier": "x", "chunks": [{"file": "f", "sequence": 1, "sealed": true, "recordCount": 0, "byteCount": 0, "searchIndex": false, "timeSamples": [1,]}]}"#,
+        #"{"formatVersion": 2, "identifier": "x", "chunks": [{"file": "f", "sequence": 1, "sealed": true, "recordCount": 0, "byteCount": 0, "searchIndex": false, "timeSamples": [1 2]}]}"#,
+        #"{"formatVersion": 2, "identifier": "x", "unknown": [1, 2}"#,
+        #"{"formatVersion": 2, "identifier": "x", "unknown": 01}"#,
+        #"{"formatVersion": 2, "identifier": "x", "recordCount": 9223372036854775808}"#,
+        #"{"formatVersion": 2, "identifier": "bad \x escape"}"#,
+        #"{"formatVersion": 2, "identifier": "x", "chunks": [{"file": "f", "sequence": 1, "sealed": true, "recordCount": 0, "byteCount": 0, "searchIndex": false}"#,
+        #"{"formatVersion": 2, "identifier": "x", "unknown": "#
+            + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "}",
+        "\u{FEFF}" + #"{"formatVersion": 2, "identifier": "x"}"#,
+    ])
+    func malformedTextIsLeftToJSONDecoder(text: String) {
+        #expect(fast(text) == nil)
+    }
+
+    /// A key given twice: `JSONDecoder` takes the first value (the tree the fast reader built
+    /// took the last), so the fast reader leaves such a file to it, and both readers always agree.
+    @Test(arguments: [
+        #"{"formatVersion": 3, "identifier": "x", "unknown": 1, "unknown": {"a": [2]}}"#,
+        #"{"formatVersion": 1, "formatVersion": 3, "identifier": "first", "identifier": "last"}"#,
+        #"{"formatVersion": 3, "identifier": "x", "chunks": [{"file": "f", "sequence": 7, "sealed": true, "recordCount": 0, "byteCount": 0, "searchIndex": false, "timeOrdered": true, "timeOrdered": null, "oldestTimestamp": 4, "oldestTimestamp": null}]}"#,
+        #"{"formatVersion": 3, "identifier": "x", "chunks": [{"file": "lost"}], "chunks": [{"file": "f", "sequence": 7, "sealed": true, "recordCount": 0, "byteCount": 0, "searchIndex": false}]}"#,
+    ])
+    func repeatedKeysAreLeftToJSONDecoder(text: String) throws {
+        #expect(fast(text) == nil)
+        let folder = try TemporaryDirectory()
+        let url = folder.file("Info.json")
+        try Data(text.utf8).write(to: url)
+        if let expected = decoded(text) {
+            #expect(try StoreInfo.load(from: url) == expected)
+        } else {
+            #expect(throws: StoreError.self) { try StoreInfo.load(from: url) }
+        }
+    }
+
+    /// Many stores' worth of entries, written as `save` writes them and compactly: the fast
+    /// reader gives `JSONDecoder`'s answer for each.
+    @Test func generatedFilesReadAsJSONDecoderReadsThem() throws {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<40 {
+            var chunks: [ChunkInfo] = []
+            for sequence in 1...Int64.random(in: 1...60, using: &generator) {
+                let oldest: Int64? = Bool.random(using: &generator) ? Int64.random(in: .min ... .max, using: &generator) : nil
+                chunks.append(ChunkInfo(
+                    file: String(format: "%016lld.chunk.sqlite", sequence), sequence: sequence, sealed: Bool.random(using: &generator),
+                    recordCount: Int64.random(in: 0...1_000_000, using: &generator), oldestTimestamp: oldest,
+                    newestTimestamp: oldest.map { $0 / 2 + 7 }, byteCount: Int64.random(in: 0 ... .max, using: &generator),
+                    searchIndex: Bool.random(using: &generator), timeOrdered: [true, false, nil].randomElement(using: &generator)!,
+                    timeSamples: Bool.random(using: &generator) ? (0..<65).map { _ in Int64.random(in: .min ... .max, using: &generator) } : nil,
+                    timeBuckets: Bool.random(using: &generator) ? (0..<6).map { _ in Int64.random(in: -1...1 << 40, using: &generator) } : nil))
+            }
+            var info = StoreInfo(identifier: UUID().uuidString, chunks: chunks)
+            info.recomputeTotals()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = round % 2 == 0 ? [.prettyPrinted, .sortedKeys] : []
+            let text = String(decoding: try encoder.encode(info), as: UTF8.self)
+            #expect(fast(text) == info)
+            #expect(fast(text) == decoded(text))
+        }
+    }
+
     @Test(arguments: [
         "", "[]", "null", #"{"formatVersion": "2", "identifier": "x"}"#,
         #"{"formatVersion": 2}"#,

@@ -1,0 +1,134 @@
+/// Walks a JSON text member by member, for a reader that knows the shape it expects and wants
+/// its fields without the `JSONValue` tree in between (a dictionary per object, an enum per
+/// number): `StoreInfo`'s `Info.json`, read by every command that opens a store. The same
+/// scanner as `JSONReader`, so the same text is refused for the same reasons; a value it skips
+/// (`skipValue`) is checked whole.
+///
+/// The typed readers (`int`, `bool`, `string`, `null`) return nil when the value at the cursor
+/// is of another kind; the cursor is then unspecified, and the caller gives up on the text (or
+/// reads it again the general way). Objects: `beginObject`, then `nextKey` until it returns nil,
+/// reading or skipping each member's value in between. Arrays: `beginArray`, then `nextElement`
+/// until it returns false.
+public struct JSONPullParser {
+    private var scanner: JSONScanner
+    /// For each object or array entered and not yet left: whether no member or element of it
+    /// has been read yet (the next one has no comma before it).
+    private var first: [Bool] = []
+
+    public init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONReader.defaultMaxDepth) {
+        scanner = JSONScanner(bytes, maxDepth: maxDepth)
+    }
+
+    /// Enters the object at the cursor; false (nothing read) when the value there is not one.
+    public mutating func beginObject() throws(JSONReaderError) -> Bool {
+        try begin(UInt8(ascii: "{"))
+    }
+
+    /// Enters the array at the cursor; false (nothing read) when the value there is not one.
+    public mutating func beginArray() throws(JSONReaderError) -> Bool {
+        try begin(UInt8(ascii: "["))
+    }
+
+    /// The next member's key, with the cursor on its value; nil once the object ends (left).
+    public mutating func nextKey() throws(JSONReaderError) -> String? {
+        guard try next(closing: UInt8(ascii: "}")) else { return nil }
+        guard scanner.index < scanner.bytes.count, scanner.bytes[scanner.index] == UInt8(ascii: "\"") else {
+            throw scanner.error("expected a string key ('\"') in an object but found \(scanner.describeCurrent())", at: scanner.index)
+        }
+        let key = try scanner.string()
+        scanner.skipWhitespace()
+        guard scanner.index < scanner.bytes.count, scanner.bytes[scanner.index] == UInt8(ascii: ":") else {
+            throw scanner.error("expected ':' after the object key \"\(key.prefix(40))\" but found \(scanner.describeCurrent())", at: scanner.index)
+        }
+        scanner.index += 1
+        scanner.skipWhitespace()
+        return key
+    }
+
+    /// True with the cursor on the array's next element; false once the array ends (left).
+    public mutating func nextElement() throws(JSONReaderError) -> Bool {
+        try next(closing: UInt8(ascii: "]"))
+    }
+
+    /// The integer at the cursor (a number that fits `Int64`, as `JSONReader` reads `.int`).
+    public mutating func int() throws(JSONReaderError) -> Int64? {
+        guard let byte = current, byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 else { return nil }
+        guard case .int(let value) = try scanner.number() else { return nil }
+        return value
+    }
+
+    /// The boolean at the cursor.
+    public mutating func bool() throws(JSONReaderError) -> Bool? {
+        switch current {
+        case UInt8(ascii: "t"): try scanner.literal("true"); return true
+        case UInt8(ascii: "f"): try scanner.literal("false"); return false
+        default: return nil
+        }
+    }
+
+    /// The string at the cursor.
+    public mutating func string() throws(JSONReaderError) -> String? {
+        guard current == UInt8(ascii: "\"") else { return nil }
+        return try scanner.string()
+    }
+
+    /// Reads a `null` at the cursor and returns true; false (nothing read) for any other value.
+    public mutating func null() throws(JSONReaderError) -> Bool {
+        guard current == UInt8(ascii: "n") else { return false }
+        try scanner.literal("null")
+        return true
+    }
+
+    /// Reads over the value at the cursor, checking it as `JSONReader` would.
+    public mutating func skipValue() throws(JSONReaderError) {
+        _ = try scanner.value()
+    }
+
+    /// Whether only whitespace is left after the value read.
+    public mutating func atEnd() -> Bool {
+        scanner.skipWhitespace()
+        return scanner.index == scanner.bytes.count
+    }
+
+    private var current: UInt8? {
+        scanner.index < scanner.bytes.count ? scanner.bytes[scanner.index] : nil
+    }
+
+    private mutating func begin(_ opening: UInt8) throws(JSONReaderError) -> Bool {
+        scanner.skipWhitespace()
+        guard current == opening else { return false }
+        scanner.depth += 1
+        guard scanner.depth <= scanner.maxDepth else {
+            throw scanner.error("arrays and objects nested deeper than \(scanner.maxDepth) levels", at: scanner.index)
+        }
+        scanner.index += 1
+        first.append(true)
+        return true
+    }
+
+    /// Past the comma before the next member or element (none before the first), or past the
+    /// closing bracket (false): a trailing comma, or anything else in their place, is an error.
+    private mutating func next(closing: UInt8) throws(JSONReaderError) -> Bool {
+        scanner.skipWhitespace()
+        let inside = closing == UInt8(ascii: "}") ? "an object" : "an array"
+        guard let byte = current else {
+            throw scanner.error("unexpected end of input inside \(inside), expected ',' or '\(Character(Unicode.Scalar(closing)))'", at: scanner.index)
+        }
+        if byte == closing {
+            scanner.index += 1
+            scanner.depth -= 1
+            first.removeLast()
+            return false
+        }
+        if first[first.count - 1] {
+            first[first.count - 1] = false
+        } else {
+            guard byte == UInt8(ascii: ",") else {
+                throw scanner.error("expected ',' or '\(Character(Unicode.Scalar(closing)))' in \(inside) but found \(scanner.describeCurrent())", at: scanner.index)
+            }
+            scanner.index += 1
+            scanner.skipWhitespace()
+        }
+        return true
+    }
+}
