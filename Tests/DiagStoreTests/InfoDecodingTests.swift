@@ -49,12 +49,13 @@ import TestSupport
     }
 
     /// The member-by-member reader (`JSONPullParser`) takes members in any order and any
-    /// whitespace, skips unknown ones whatever they hold, and unescapes strings.
+    /// whitespace, skips unknown ones whatever they hold (repeated too), and unescapes strings.
     @Test(arguments: [
         #"{"chunks":[{"timeBuckets":[1,2,-1,-1,-1,-1],"searchIndex":true,"byteCount":9,"recordCount":3,"sealed":true,"sequence":4,"file":"0000000000000004.chunk.sqlite","newestTimestamp":20,"oldestTimestamp":10,"timeOrdered":true,"timeSamples":[10,15,20]}],"identifier":"i","formatVersion":3,"recordCount":3}"#,
         "{\t\"formatVersion\" :\n3 ,\r\n \"identifier\":\"x\",\"chunks\" : [ ] }\n",
         #"{"formatVersion": 3, "identifier": "\u00e9\"\\", "chunks": [{"file": "a\"b\u00e9\ud83d\ude00", "sequence": 7, "sealed": true, "recordCount": 0, "byteCount": 0, "searchIndex": false, "extra": {"deep": [[[{"x": [1.5e3, true, null, "s"]}]]]}}]}"#,
         #"{"formatVersion": 3, "identifier": "x", "oldestTimestamp": -9223372036854775808, "newestTimestamp": 9223372036854775807, "recordCount": 0}"#,
+        #"{"formatVersion": 3, "identifier": "x", "unknown": 1, "unknown": {"a": [2]}, "chunks": [{"file": "f", "sequence": 7, "sealed": true, "recordCount": 0, "byteCount": 0, "searchIndex": false, "u": 1, "u": 2}]}"#,
     ])
     func keyOrderWhitespaceAndRepeatsReadAsJSONDecoderReadsThem(text: String) throws {
         let info = try #require(fast(text))
@@ -82,10 +83,10 @@ import TestSupport
         #expect(fast(text) == nil)
     }
 
-    /// A key given twice: `JSONDecoder` takes the first value (the tree the fast reader built
-    /// took the last), so the fast reader leaves such a file to it, and both readers always agree.
+    /// A known key given twice: `JSONDecoder` takes the first value (the tree the fast reader
+    /// built took the last), so the fast reader leaves such a file to it, and both readers
+    /// always agree.
     @Test(arguments: [
-        #"{"formatVersion": 3, "identifier": "x", "unknown": 1, "unknown": {"a": [2]}}"#,
         #"{"formatVersion": 1, "formatVersion": 3, "identifier": "first", "identifier": "last"}"#,
         #"{"formatVersion": 3, "identifier": "x", "chunks": [{"file": "f", "sequence": 7, "sealed": true, "recordCount": 0, "byteCount": 0, "searchIndex": false, "timeOrdered": true, "timeOrdered": null, "oldestTimestamp": 4, "oldestTimestamp": null}]}"#,
         #"{"formatVersion": 3, "identifier": "x", "chunks": [{"file": "lost"}], "chunks": [{"file": "f", "sequence": 7, "sealed": true, "recordCount": 0, "byteCount": 0, "searchIndex": false}]}"#,
@@ -100,6 +101,19 @@ import TestSupport
         } else {
             #expect(throws: StoreError.self) { try StoreInfo.load(from: url) }
         }
+    }
+
+    /// A stranger's file with half a million unknown keys in one object (and one chunk entry) is
+    /// read in one pass: the reader keeps no list of the keys it skipped.
+    @Test func manyUnknownKeysAreSkippedInOnePass() throws {
+        var text = #"{"formatVersion": 3, "identifier": "x", "chunks": [{"file": "f", "sequence": 1, "sealed": true, "recordCount": 0, "byteCount": 0, "searchIndex": false"#
+        for index in 0..<250_000 { text += ",\"k\(index)\":0" }
+        text += "}]"
+        for index in 0..<250_000 { text += ",\"k\(index)\":0" }
+        text += "}"
+        let info = try #require(fast(text))
+        #expect(info.chunks.count == 1)
+        #expect(info == decoded(text))
     }
 
     /// Many stores' worth of entries, written as `save` writes them and compactly: the fast

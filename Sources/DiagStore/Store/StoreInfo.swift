@@ -156,7 +156,7 @@ extension StoreInfo {
     /// numbers were most of what was left (0.62 ms of the one-minute window over the 10M import
     /// of `Benchmarks/userpath.sh`, 47 chunks, 111 KB). Nil for anything but a well-formed file
     /// of the expected shape, which `JSONDecoder` then reads again to say what is wrong. Unknown
-    /// keys are skipped (their values checked). A key given twice in an object is left to
+    /// keys are skipped (their values checked). A known key given twice in an object is left to
     /// `JSONDecoder` too, which takes the first value, where the tree took the last: the two
     /// readers never disagree on a file.
     static func fastDecode(_ bytes: UnsafeBufferPointer<UInt8>) -> StoreInfo? {
@@ -171,7 +171,7 @@ extension StoreInfo {
         do {
             guard try parser.beginObject() else { return nil }
             while let key = try parser.nextKey() {
-                guard seen.first(key) else { return nil }
+                if let index = Self.topKeys.firstIndex(of: key), !seen.first(index) { return nil }
                 switch key {
                 case "formatVersion":
                     guard let version = try parser.int() else { return nil }
@@ -207,6 +207,10 @@ extension StoreInfo {
         return info
     }
 
+    private static let topKeys = ["formatVersion", "identifier", "oldestTimestamp", "newestTimestamp", "recordCount", "chunks"]
+    private static let chunkKeys = ["file", "sequence", "sealed", "recordCount", "byteCount", "searchIndex", "oldestTimestamp",
+                                    "newestTimestamp", "timeOrdered", "timeSamples", "timeBuckets"]
+
     /// One entry of `chunks`, the cursor on it; nil when it is not of the expected shape.
     private static func chunk(_ parser: inout JSONPullParser) throws(JSONReaderError) -> ChunkInfo? {
         guard try parser.beginObject() else { return nil }
@@ -214,7 +218,7 @@ extension StoreInfo {
         var oldest: Int64?, newest: Int64?, timeOrdered: Bool?, timeSamples: [Int64]?, timeBuckets: [Int64]?
         var seen = KeysSeen()
         while let key = try parser.nextKey() {
-            guard seen.first(key) else { return nil }
+            if let index = Self.chunkKeys.firstIndex(of: key), !seen.first(index) { return nil }
             switch key {
             case "file": guard let value = try parser.string() else { return nil }; file = value
             case "sequence": guard let value = try parser.int() else { return nil }; sequence = value
@@ -239,14 +243,17 @@ extension StoreInfo {
                          timeOrdered: timeOrdered, timeSamples: timeSamples, timeBuckets: timeBuckets)
     }
 
-    /// The keys of one object read so far (a few, compared as they come).
+    /// The known keys of one object read so far, one bit each (unknown keys are not kept: any
+    /// number of them, repeated or not, is skipped in one pass, as a stranger's file may hold
+    /// millions).
     private struct KeysSeen {
-        private var keys: [String] = []
+        private var bits: UInt32 = 0
 
-        /// False when `key` came before in the object.
-        mutating func first(_ key: String) -> Bool {
-            guard !keys.contains(key) else { return false }
-            keys.append(key)
+        /// False when the known key `index` (below 32) came before in the object.
+        mutating func first(_ index: Int) -> Bool {
+            let bit: UInt32 = 1 << UInt32(index)
+            guard bits & bit == 0 else { return false }
+            bits |= bit
             return true
         }
     }
