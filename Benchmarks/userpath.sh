@@ -22,9 +22,10 @@
 # the same rows from the same chunk files (import and diagd paths), each chunk the window meets
 # attached, its rows selected by the same column and time range and printed as JSON in (timestamp,
 # id) order (the "(sqlite3)" line after the window's; its ratio is diag's time over the shell's).
-# And each diag query's peak RSS (target < 64 MiB). A "(load)" line before rg's runs and before
-# each path's queries gives the machine's load average then. A "(cached)" line after rg's runs and after
-# each path's queries says how much of what they read the page cache held (util-linux's fincore):
+# And each diag query's peak RSS (target < 64 MiB). rg is timed again before each path's queries,
+# once that path's store is ready, so that both sides meet the same machine. A "(load)" line
+# before each path's rg and diag runs gives the machine's load average then. A "(cached)" line
+# after rg's runs and after each path's queries says how much of what they read the page cache held (util-linux's fincore):
 # at 10M records the files may not all stay cached, and a side that read from the disk is slower
 # for it.
 #
@@ -159,7 +160,12 @@ for count in "${counts[@]}"; do
     window_subsystem_predicate="subsystem == \"com.example.sync.notifier\" AND timestamp >= \"$start\" AND timestamp < \"$end\""
     window_subsystem_rg=("\"timestamp\":\"${start:0:16}.*\"subsystem\":\"com.example.sync.notifier\"")
 
-    # rg's figures are the same for every path: measured once per query.
+    # rg's figures, measured again before each path's queries (`queries`), right after that
+    # path's store is ready, so that rg and diag meet the same machine: at 10M, the import or
+    # the collect before a path's queries leaves gigabytes of chunk files being written back to
+    # disk, and rg timed once before any of them (until 2026-12-06) took 0.425 s for the rare
+    # needle where diag's 0.059 s ran beside that writeback (by hand afterwards, the machine
+    # quiet: 0.443 s and 0.040 s).
     declare -A rg_mean=()
     rg_time() {  # name, rg arguments…
         local name=$1; shift
@@ -167,10 +173,6 @@ for count in "${counts[@]}"; do
         hyperfine --style none --output=pipe --warmup 1 --runs "$runs" --export-json "$work/r.json" "rg $quoted '$ndjson'" >/dev/null
         rg_mean[$name]=$(mean "$work/r.json")
     }
-    load "$count" rg
-    rg_time rare "${rare_rg[@]}"; rg_time common "${common_rg[@]}"; rg_time matches "${matches_rg[@]}"; rg_time window "${window_rg[@]}"
-    rg_time window-s "${window_subsystem_rg[@]}"
-    cached "$count" rg "$ndjson"
 
     query() {  # path, source, name, predicate, target, runs, rg arguments…
         local path=$1 source=$2 name=$3 predicate=$4 target=$5 query_runs=$6; shift 6
@@ -242,6 +244,9 @@ PY
     }
     queries() {  # path, source
         load "$count" "$1"
+        rg_time rare "${rare_rg[@]}"; rg_time common "${common_rg[@]}"; rg_time matches "${matches_rg[@]}"
+        if [ "$1" = diagd ]; then rg_time window-s "${window_subsystem_rg[@]}"; else rg_time window "${window_rg[@]}"; fi
+        cached "$count" rg "$ndjson"
         query "$1" "$2" rare "$rare_predicate" "$rare_target" 5 "${rare_rg[@]}"
         query "$1" "$2" common "$common_predicate" "≤ 1.5" "$runs" "${common_rg[@]}"
         query "$1" "$2" matches "$matches_predicate" "≤ 1" "$runs" "${matches_rg[@]}"
