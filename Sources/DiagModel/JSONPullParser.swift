@@ -32,17 +32,7 @@ public struct JSONPullParser {
     /// The next member's key, with the cursor on its value; nil once the object ends (left).
     public mutating func nextKey() throws(JSONReaderError) -> String? {
         guard try next(closing: UInt8(ascii: "}")) else { return nil }
-        guard scanner.index < scanner.bytes.count, scanner.bytes[scanner.index] == UInt8(ascii: "\"") else {
-            throw scanner.error("expected a string key ('\"') in an object but found \(scanner.describeCurrent())", at: scanner.index)
-        }
-        let key = try scanner.string()
-        scanner.skipWhitespace()
-        guard scanner.index < scanner.bytes.count, scanner.bytes[scanner.index] == UInt8(ascii: ":") else {
-            throw scanner.error("expected ':' after the object key \"\(key.prefix(40))\" but found \(scanner.describeCurrent())", at: scanner.index)
-        }
-        scanner.index += 1
-        scanner.skipWhitespace()
-        return key
+        return try scanner.memberKey()
     }
 
     /// True with the cursor on the array's next element; false once the array ends (left).
@@ -97,11 +87,7 @@ public struct JSONPullParser {
     private mutating func begin(_ opening: UInt8) throws(JSONReaderError) -> Bool {
         scanner.skipWhitespace()
         guard current == opening else { return false }
-        scanner.depth += 1
-        guard scanner.depth <= scanner.maxDepth else {
-            throw scanner.error("arrays and objects nested deeper than \(scanner.maxDepth) levels", at: scanner.index)
-        }
-        scanner.index += 1
+        try scanner.enter()
         first.append(true)
         return true
     }

@@ -33,7 +33,8 @@ struct JSONScanner {
         }
     }
 
-    private mutating func enter() throws(JSONReaderError) {
+    /// Steps into the object or array whose bracket is at the cursor, within `maxDepth`.
+    mutating func enter() throws(JSONReaderError) {
         depth += 1
         guard depth <= maxDepth else {
             throw error("arrays and objects nested deeper than \(maxDepth) levels", at: index)
@@ -52,17 +53,7 @@ struct JSONScanner {
         }
         while true {
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw error("expected a string key ('\"') in an object but found \(describeCurrent())", at: index)
-            }
-            let key = try string()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw error("expected ':' after the object key \"\(key.prefix(40))\" but found \(describeCurrent())", at: index)
-            }
-            index += 1
-            skipWhitespace()
-            members[key] = try value()
+            members[try memberKey()] = try value()
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input inside an object, expected ',' or '}'", at: index) }
             switch bytes[index] {
@@ -71,6 +62,21 @@ struct JSONScanner {
             default: throw error("expected ',' or '}' in an object but found \(describeCurrent())", at: index)
             }
         }
+    }
+
+    /// An object member's key at the cursor and the `:` after it, the cursor left on its value.
+    mutating func memberKey() throws(JSONReaderError) -> String {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+            throw error("expected a string key ('\"') in an object but found \(describeCurrent())", at: index)
+        }
+        let key = try string()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            throw error("expected ':' after the object key \"\(key.prefix(40))\" but found \(describeCurrent())", at: index)
+        }
+        index += 1
+        skipWhitespace()
+        return key
     }
 
     private mutating func array() throws(JSONReaderError) -> [JSONValue] {
