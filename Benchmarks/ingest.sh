@@ -125,7 +125,7 @@ SEALED_CPU=$(awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$DIAGD_PID/stat")
 PEAK_KB=$(awk '/VmHWM/ {print $2}' "/proc/$DIAGD_PID/status")
 if [[ -n "$PERF_PID" ]]; then kill -INT "$PERF_PID"; wait "$PERF_PID" || true; fi
 kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID"; DIAGD_PID=""
-STORED=$(for f in "$WORK"/store/Persist/*.chunk.sqlite "$WORK"/store/Persist/Burst/*.chunk.sqlite; do [[ -e "$f" && ( "$f" != */Burst/* || ! -e "$WORK/store/Persist/${f##*/}" ) ]] || continue; sqlite3 "$f" "select count(*) from records where process <> 'diagd'" 2>/dev/null || echo 0; done | awk '{s += $1} END {print s}')
+STORED=$(stored_records "$WORK/store" "process <> 'diagd'")
 }
 
 # The report of the last run_diagd, labelled $1.

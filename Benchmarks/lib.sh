@@ -44,3 +44,15 @@ with open(path, "rb", buffering=0) as output:
             sys.exit(f"process {pid} exited after {lines} of {total} lines in {path}")
 PY
 }
+
+# Prints how many records a diagd store's chunk files hold where CONDITION (SQL) holds, read with
+# the sqlite3 shell, not diag: every chunk under Persist/, and under Persist/Burst/ those whose
+# sealed copy is not in Persist/ yet (a diagd stopped before sealing them). Usage:
+# stored_records STORE "process <> 'diagd'"
+stored_records() {
+    local store=$1 condition=$2 f
+    for f in "$store"/Persist/*.chunk.sqlite "$store"/Persist/Burst/*.chunk.sqlite; do
+        [[ -e "$f" && ( "$f" != */Burst/* || ! -e "$store/Persist/${f##*/}" ) ]] || continue
+        sqlite3 "$f" "select count(*) from records where $condition" 2>/dev/null || echo 0
+    done | awk '{ s += $1 } END { print s + 0 }'
+}

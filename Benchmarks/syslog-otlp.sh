@@ -78,7 +78,7 @@ echo "$SDK_OUT"
 SDK_SECONDS=$(echo "$SDK_OUT" | sed -n 's/.*seconds=//p')
 PEAK_KB=$(awk '/VmHWM/ {print $2}' "/proc/$DIAGD_PID/status")
 kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID"; DIAGD_PID=""
-STORED=$(for f in "$WORK"/store/Persist/*.chunk.sqlite "$WORK"/store/Persist/Burst/*.chunk.sqlite; do [[ -e "$f" && ( "$f" != */Burst/* || ! -e "$WORK/store/Persist/${f##*/}" ) ]] || continue; sqlite3 "$f" "select count(*) from records where process <> 'diagd'" 2>/dev/null || echo 0; done | awk '{s += $1} END {print s}')
+STORED=$(stored_records "$WORK/store" "process <> 'diagd'")
 
 awk -v n="$COUNT" -v r="$RSYSLOG_SECONDS" -v s="$SYSLOG_SECONDS" -v j="$NDJSON_SECONDS" -v o="$OTLP_SECONDS" -v sdkn="$SDK_COUNT" -v sdk="$SDK_SECONDS" -v lost="${LOST#lost=}" -v stored="$STORED" -v peak="$PEAK_KB" 'BEGIN {
     printf "\n%-52s %12s\n", "", "records/s"

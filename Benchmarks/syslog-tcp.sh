@@ -90,7 +90,7 @@ run_diagd() {
     kill -TERM "$IDLE_PID"; IDLE_PID=""
     kill -TERM "$pid"; wait "$pid"; DIAGD_PID=""
     # Records over TCP name no process (NULL): counted apart from diagd's own.
-    stored=$(for f in "$WORK"/store/Persist/*.chunk.sqlite "$WORK"/store/Persist/Burst/*.chunk.sqlite; do [[ -e "$f" && ( "$f" != */Burst/* || ! -e "$WORK/store/Persist/${f##*/}" ) ]] || continue; sqlite3 "$f" "select count(*) from records where process is not 'diagd'" 2>/dev/null || echo 0; done | awk '{s += $1} END {print s}')
+    stored=$(stored_records "$WORK/store" "process is not 'diagd'")
     awk -v s="$start" -v e="$end" -v t="$TOTAL" -v threads="$threads" -v cpu="$cpu" -v peak="$peak" -v stored="$stored" -v lost="$lost" \
         'BEGIN { printf "%d %d %s %d %d %s\n", t / (e - s), threads, cpu, peak, stored, lost }'
 }
