@@ -85,6 +85,49 @@ import TestSupport
         #expect(store.info.chunks.first?.searchIndex == true)
     }
 
+    /// diagd's finisher while its writer is saturated (a burst that keeps it committing more
+    /// than half the time): the seals and builds keep to the saturated share, here a hundredth
+    /// of a core, and to the busy share (here a whole core) once the writer keeps up again.
+    @Test func theFinisherTakesTheSaturatedShareWhileTheWriterIsSaturated() throws {
+        let folder = try TemporaryDirectory()
+        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true, options: .init(sealOnRotation: false))
+        try store.append((0..<20_000).map { StoreTestRecords.full($0) })
+        try store.rotate()
+        let finisher = ClosedChunkFinisher(store: store, cpuShare: 1, idleShare: 1, saturatedShare: 0.01)
+        finisher.setWriterIdle(false)
+        finisher.setWriterSaturated(true)
+        finisher.requestPass()
+        Thread.sleep(forTimeInterval: 1)
+        #expect(!finisher.isIdle)
+        #expect(store.info.chunks.first?.sealed == false, "the seal ran past the saturated share")
+        finisher.setWriterSaturated(false)
+        let done = DispatchSemaphore(value: 0)
+        Thread { _ = try? finisher.wait(); done.signal() }.start()
+        #expect(done.wait(timeout: .now() + 60) == .success, "the finisher still works at a hundredth of a core")
+        #expect(store.info.chunks.first?.sealed == true)
+        #expect(store.info.chunks.first?.searchIndex == true)
+    }
+
+    /// Which share the finisher keeps to: idle (and nobody reading) before saturated, saturated
+    /// only while the writer is not idle, the busy share otherwise, and a whole core when the
+    /// finisher was given no share (`diag import`).
+    @Test func theShareFollowsTheWriterAndTheReaders() {
+        func share(idle: Bool, saturated: Bool, readers: Bool, saturatedShare: Double? = 0.15) -> Double {
+            ClosedChunkFinisher.share(cpuShare: 0.5, idleShare: 1, saturatedShare: saturatedShare,
+                                      writerIdle: idle, writerSaturated: saturated, readersThere: readers)
+        }
+        #expect(share(idle: false, saturated: false, readers: false) == 0.5)
+        #expect(share(idle: false, saturated: true, readers: false) == 0.15)
+        #expect(share(idle: false, saturated: true, readers: true) == 0.15)
+        #expect(share(idle: true, saturated: false, readers: false) == 1)
+        #expect(share(idle: true, saturated: true, readers: false) == 1, "idle since: the last verdict is stale")
+        #expect(share(idle: true, saturated: true, readers: true) == 0.5)
+        #expect(share(idle: true, saturated: false, readers: true) == 0.5)
+        #expect(share(idle: false, saturated: true, readers: false, saturatedShare: nil) == 0.5)
+        #expect(ClosedChunkFinisher.share(cpuShare: nil, idleShare: nil, saturatedShare: nil,
+                                          writerIdle: false, writerSaturated: true, readersThere: false) == 1)
+    }
+
     /// An idle writer but a reader there: the builds that run beside the reader (once the wait
     /// for it reached its bound, here at once) keep to the busy share, and take the idle one
     /// when the reader leaves.

@@ -31,6 +31,9 @@ public final class ClosedChunkFinisher: Sendable {
     /// The share while the writer is idle (`setWriterIdle`); nil: `cpuShare` always.
     private let idleShare: Double?
     private let writerIdle = Atomic(false)
+    /// The share while the writer is saturated (`setWriterSaturated`); nil: `cpuShare` then too.
+    private let saturatedShare: Double?
+    private let writerSaturated = Atomic(false)
     /// Readers of the store, whom the search index builds give way to (`StoreReaders`); nil:
     /// they do not.
     private let readers: StoreReaders.Presence?
@@ -44,7 +47,8 @@ public final class ClosedChunkFinisher: Sendable {
     /// (5 s) before they wait again; diagd's finisher does. 10 s covers a `MATCHES` over 10M records
     /// (about 5 s here); a `diag show` left open in a pager slows the builds to a third.
     /// `idleShare`: the share while the writer says it is idle (`setWriterIdle`), from the pacer's
-    /// next look at the clocks (every 256 records indexed).
+    /// next look at the clocks (every 256 records indexed). `saturatedShare`: the share while
+    /// the writer says it is saturated (`setWriterSaturated`), and not idle.
     ///
     /// The seals keep to the same shares, and give way to readers too, looking before each
     /// chunk and every few milliseconds inside (`ChunkSealer.seal`), but `sealYield` seconds at
@@ -56,13 +60,14 @@ public final class ClosedChunkFinisher: Sendable {
     /// at 10M, 5 s after the last ack, 12–14 chunks still to seal: a common `CONTAINS` took
     /// 1.5–1.9 s, 0.90 s once diagd had stopped).
     public init(store: LogStore, label: String = "diag-finisher", cpuShare: Double? = nil, idleShare: Double? = nil,
-                yieldsToReaders: Bool = false, readerYield: Double = 10, sealYield: Double = 2,
+                saturatedShare: Double? = nil, yieldsToReaders: Bool = false, readerYield: Double = 10, sealYield: Double = 2,
                 prepareThread: @escaping @Sendable () -> Void = {}) {
         self.store = store
         self.label = label
         self.queue = DispatchQueue(label: label)
         self.cpuShare = cpuShare
         self.idleShare = idleShare
+        self.saturatedShare = saturatedShare
         self.readers = yieldsToReaders ? StoreReaders.Presence(storeURL: store.url) : nil
         self.readerYield = readerYield
         self.sealYield = min(sealYield, readerYield)
@@ -98,10 +103,10 @@ public final class ClosedChunkFinisher: Sendable {
                     // for readers, the builds run beside them (`minimumRun`), and a whole core
                     // then took one of a query's two (Benchmarks/userpath.sh through diagd at
                     // 10M: a common CONTAINS 1.44 s at half a core, 1.90 s so, 1.38 s as now).
-                    let shareNow: ((Bool) -> Double)? = idleShare.map { idleShare in
-                        { [self] readersThere in
-                            writerIdle.load(ordering: .relaxed) && !readersThere ? idleShare : cpuShare ?? 1
-                        }
+                    let shareNow: ((Bool) -> Double)? = idleShare == nil && saturatedShare == nil ? nil : { [self] readersThere in
+                        Self.share(cpuShare: cpuShare, idleShare: idleShare, saturatedShare: saturatedShare,
+                                   writerIdle: writerIdle.load(ordering: .relaxed),
+                                   writerSaturated: writerSaturated.load(ordering: .relaxed), readersThere: readersThere)
                     }
                     // One pacer for the seals, one for the search index builds: the same shares,
                     // a shorter wait for readers for the seals (see `init`). None for `diag
@@ -171,6 +176,24 @@ public final class ClosedChunkFinisher: Sendable {
     /// again once records (or readers) come.
     public func setWriterIdle(_ idle: Bool) {
         writerIdle.store(idle, ordering: .relaxed)
+    }
+
+    /// Whether the store's writer is the bottleneck of ingest (diagd: it spent most of the last
+    /// half second committing, `WriterDutyCycle`): the builds then run at `saturatedShare`, so
+    /// that the writer and the connections it waits on keep the cores, and at `cpuShare` again
+    /// once it keeps up with room to spare. Idle (`setWriterIdle`) counts before this.
+    public func setWriterSaturated(_ saturated: Bool) {
+        writerSaturated.store(saturated, ordering: .relaxed)
+    }
+
+    /// The share of one core the seals and builds keep to: `idleShare` while the writer is idle
+    /// and no reader is there; else `saturatedShare` while the writer is saturated; else
+    /// `cpuShare` (a whole core when nil).
+    static func share(cpuShare: Double?, idleShare: Double?, saturatedShare: Double?,
+                      writerIdle: Bool, writerSaturated: Bool, readersThere: Bool) -> Double {
+        if writerIdle, !readersThere, let idleShare { return idleShare }
+        if writerSaturated, !writerIdle, let saturatedShare { return saturatedShare }
+        return cpuShare ?? 1
     }
 
     /// Stops after the chunk being worked on; no pass starts after this.
