@@ -45,12 +45,12 @@ final class ChunkedRecordStore: RecordStore {
     /// Back to `finisherShare` with the next batch, or while a reader is there.
     static let idleFinisherShare = 1.0
 
-    /// The share while the writer is saturated (`WriterDutyCycle`: committing more than half of
-    /// the last half second), and not idle: the burst's ingest keeps the cores, and the chunks it
+    /// The share while the writer is saturated (`WriterDutyCycle`: on a core committing more than
+    /// half of the last half second), and not idle: the burst's ingest keeps the cores, and the chunks it
     /// closed are sealed and indexed at `idleFinisherShare` once it ends. `Benchmarks/ingest.sh`,
-    /// 15 rounds beside the build without (2026-12-06): faster in 11, median 541,125 records/s
-    /// against 448,833; every closed chunk finished 8.5–11.6 s after the last acknowledgement
-    /// against 7.8–10.2 s (docs/STORE.md, "Chunks written in a burst").
+    /// 5 rounds beside the build without (2026-12-06): faster in all, median 638,569 records/s
+    /// against 561,167; every closed chunk finished 8.3–10.0 s after the last acknowledgement
+    /// against 7.9–8.9 s (docs/STORE.md, "Chunks written in a burst").
     static let saturatedFinisherShare = 0.15
 
     /// Only the writer thread calls `append` and `maintain`.
@@ -60,8 +60,8 @@ final class ChunkedRecordStore: RecordStore {
 
     func append(_ records: PackedRecords) throws {
         finisher.setWriterIdle(false)
-        let start = WriterDutyCycle.now()
-        defer { finisher.setWriterSaturated(dutyCycle.commit(from: start, to: WriterDutyCycle.now())) }
+        let cpu = WriterDutyCycle.threadCPU()
+        defer { finisher.setWriterSaturated(dutyCycle.commit(busy: WriterDutyCycle.threadCPU() - cpu, endingAt: WriterDutyCycle.now())) }
         try store.append(packed: records)
     }
 

@@ -1,21 +1,28 @@
 import Glibc
 
-/// Whether diagd's store writer is the bottleneck of ingest: the share of wall time it spent
-/// committing, over stretches of `window` seconds. Above `saturatedAbove`, the records come in
+/// Whether diagd's store writer is the bottleneck of ingest: the CPU time its commits took, as a
+/// share of stretches of `window` seconds of wall time. Above `saturatedAbove` the records come in
 /// about as fast as one thread writes them, and the chunk finisher (seals and search indexes,
 /// `ClosedChunkFinisher`) keeps to a smaller share of a core meanwhile (`ChunkedRecordStore`).
 ///
-/// Why (issue 15, `Benchmarks/ingest.sh`, 2026-12-06): on 2 cores, a burst of 4 clients keeps the
-/// writer busy 80–90 % of the time and the connection threads half a core; the finisher's half
-/// core on top made the three contend (`docs/STORE.md`, "Chunks written in a burst", has the
-/// figures). The chunks closed during the burst are sealed and indexed once it ends, at a whole
-/// core (`ChunkedRecordStore.idleFinisherShare`).
+/// CPU time, not the wall time of the commits: on a machine busy with other work (the senders
+/// themselves, `Benchmarks/userpath.sh`'s four Python processes on two cores), a commit waits for
+/// a core and lasts longer without the writer being what holds ingest back; counted so, 4 of 5
+/// chunks were sealed 5 s after the last of 1M records there, against 5 of 5 counted in CPU time
+/// and without the rule (two runs each).
 ///
-/// Times are seconds on any monotonic clock (`now()`: CLOCK_MONOTONIC); only differences count.
+/// Why (issue 15, `Benchmarks/ingest.sh`, 2026-12-06): on 2 cores, a burst of 4 clients keeps the
+/// writer's thread on a core 80–87 % of the time and the connection threads half a core more; the
+/// finisher's half core on top made the three contend (`docs/STORE.md`, "Chunks written in a
+/// burst", has the figures). The chunks closed during the burst are sealed and indexed once it
+/// ends, at a whole core (`ChunkedRecordStore.idleFinisherShare`).
+///
+/// Times are seconds; `now()` and `threadCPU()` read the clocks, only differences count.
 struct WriterDutyCycle {
-    /// The stretch of time each verdict covers.
+    /// The stretch of wall time each verdict covers.
     static let window = 0.5
-    /// The share of a window spent committing above which the writer is saturated.
+    /// The share of a window's wall time the writer spent on a core committing, above which it
+    /// is saturated.
     static let saturatedAbove = 0.5
 
     private var windowStart: Double
@@ -27,10 +34,10 @@ struct WriterDutyCycle {
         windowStart = now
     }
 
-    /// A commit that ran from `start` to `end`; the verdict, renewed when a window ends with it.
-    mutating func commit(from start: Double, to end: Double) -> Bool {
-        // A commit that began before the window did counts only from the window's start.
-        busy += max(0, end - max(start, windowStart))
+    /// A commit that took `busy` seconds of the writer's CPU time and ended at `end`; the verdict,
+    /// renewed when a window ends with it (the window the commit ends in counts all of it).
+    mutating func commit(busy: Double, endingAt end: Double) -> Bool {
+        self.busy += max(0, busy)
         return look(now: end)
     }
 
@@ -45,9 +52,15 @@ struct WriterDutyCycle {
         return saturated
     }
 
-    static func now() -> Double {
+    /// CLOCK_MONOTONIC, in seconds.
+    static func now() -> Double { seconds(CLOCK_MONOTONIC) }
+
+    /// The calling thread's CPU time (user and system), in seconds.
+    static func threadCPU() -> Double { seconds(CLOCK_THREAD_CPUTIME_ID) }
+
+    private static func seconds(_ clock: clockid_t) -> Double {
         var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
+        clock_gettime(clock, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
