@@ -48,9 +48,9 @@ final class ChunkedRecordStore: RecordStore {
     /// The share while the writer is saturated (`WriterDutyCycle`: on a core committing more than
     /// half of the last half second), and not idle: the burst's ingest keeps the cores, and the chunks it
     /// closed are sealed and indexed at `idleFinisherShare` once it ends. `Benchmarks/ingest.sh`,
-    /// 5 rounds beside the build without (2026-12-06): faster in all, median 638,569 records/s
-    /// against 561,167; every closed chunk finished 8.3–10.0 s after the last acknowledgement
-    /// against 7.9–8.9 s (docs/STORE.md, "Chunks written in a burst").
+    /// 10 rounds beside the build without (2026-12-06): faster in 9, median 607,800 records/s
+    /// against 526,462; every closed chunk finished 7.7–10.1 s after the last acknowledgement
+    /// against 7.2–8.9 s (docs/STORE.md, "Chunks written in a burst").
     static let saturatedFinisherShare = 0.15
 
     /// Only the writer thread calls `append` and `maintain`.
