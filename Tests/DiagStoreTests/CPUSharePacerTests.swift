@@ -67,45 +67,42 @@ import TestSupport
     /// writer): a chunk of 20,000 records at a hundredth of a core is not sealed within a
     /// second, and is sealed soon once the writer is idle.
     @Test func theSealsKeepToTheBusyShare() throws {
+        try expectHeldThenFinished(cpuShare: 0.01, idleShare: 1, saturatedShare: nil,
+                                   hold: { $0.setWriterIdle(false) }, release: { $0.setWriterIdle(true) })
+    }
+
+    /// A closed chunk of 20,000 records and a finisher `hold` keeps to a hundredth of a core: not
+    /// sealed within a second; sealed and search-indexed soon after `release`.
+    private func expectHeldThenFinished(cpuShare: Double, idleShare: Double, saturatedShare: Double?,
+                                        hold: (ClosedChunkFinisher) -> Void, release: (ClosedChunkFinisher) -> Void,
+                                        sourceLocation: SourceLocation = #_sourceLocation) throws {
         let folder = try TemporaryDirectory()
         let store = try LogStore.open(at: folder.file("s.logarchive"), create: true, options: .init(sealOnRotation: false))
         try store.append((0..<20_000).map { StoreTestRecords.full($0) })
         try store.rotate()
-        let finisher = ClosedChunkFinisher(store: store, cpuShare: 0.01, idleShare: 1)
-        finisher.setWriterIdle(false)
+        let finisher = ClosedChunkFinisher(store: store, cpuShare: cpuShare, idleShare: idleShare, saturatedShare: saturatedShare)
+        hold(finisher)
         finisher.requestPass()
         Thread.sleep(forTimeInterval: 1)
-        #expect(!finisher.isIdle)
-        #expect(store.info.chunks.first?.sealed == false, "the seal ran past its share")
-        finisher.setWriterIdle(true)
+        #expect(!finisher.isIdle, sourceLocation: sourceLocation)
+        #expect(store.info.chunks.first?.sealed == false, "the seal ran past its share", sourceLocation: sourceLocation)
+        release(finisher)
         let done = DispatchSemaphore(value: 0)
         Thread { _ = try? finisher.wait(); done.signal() }.start()
-        #expect(done.wait(timeout: .now() + 60) == .success, "the finisher still works at a hundredth of a core")
-        #expect(store.info.chunks.first?.sealed == true)
-        #expect(store.info.chunks.first?.searchIndex == true)
+        #expect(done.wait(timeout: .now() + 60) == .success, "the finisher still works at a hundredth of a core",
+                sourceLocation: sourceLocation)
+        #expect(store.info.chunks.first?.sealed == true, sourceLocation: sourceLocation)
+        #expect(store.info.chunks.first?.searchIndex == true, sourceLocation: sourceLocation)
     }
 
     /// diagd's finisher while its writer is saturated (a burst that keeps it committing more
     /// than half the time): the seals and builds keep to the saturated share, here a hundredth
     /// of a core, and to the busy share (here a whole core) once the writer keeps up again.
     @Test func theFinisherTakesTheSaturatedShareWhileTheWriterIsSaturated() throws {
-        let folder = try TemporaryDirectory()
-        let store = try LogStore.open(at: folder.file("s.logarchive"), create: true, options: .init(sealOnRotation: false))
-        try store.append((0..<20_000).map { StoreTestRecords.full($0) })
-        try store.rotate()
-        let finisher = ClosedChunkFinisher(store: store, cpuShare: 1, idleShare: 1, saturatedShare: 0.01)
-        finisher.setWriterIdle(false)
-        finisher.setWriterSaturated(true)
-        finisher.requestPass()
-        Thread.sleep(forTimeInterval: 1)
-        #expect(!finisher.isIdle)
-        #expect(store.info.chunks.first?.sealed == false, "the seal ran past the saturated share")
-        finisher.setWriterSaturated(false)
-        let done = DispatchSemaphore(value: 0)
-        Thread { _ = try? finisher.wait(); done.signal() }.start()
-        #expect(done.wait(timeout: .now() + 60) == .success, "the finisher still works at a hundredth of a core")
-        #expect(store.info.chunks.first?.sealed == true)
-        #expect(store.info.chunks.first?.searchIndex == true)
+        try expectHeldThenFinished(cpuShare: 1, idleShare: 1, saturatedShare: 0.01, hold: { finisher in
+            finisher.setWriterIdle(false)
+            finisher.setWriterSaturated(true)
+        }, release: { $0.setWriterSaturated(false) })
     }
 
     /// Which share the finisher keeps to: idle (and nobody reading) before saturated, saturated
