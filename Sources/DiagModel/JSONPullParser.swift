@@ -93,28 +93,21 @@ public struct JSONPullParser {
     }
 
     /// Past the comma before the next member or element (none before the first), or past the
-    /// closing bracket (false): a trailing comma, or anything else in their place, is an error.
+    /// closing bracket (false): `JSONScanner`'s own steps, so a trailing comma, or anything else
+    /// in their place, is refused as `JSONReader` refuses it.
     private mutating func next(closing: UInt8) throws(JSONReaderError) -> Bool {
-        scanner.skipWhitespace()
-        let inside = closing == UInt8(ascii: "}") ? "an object" : "an array"
-        guard let byte = current else {
-            throw scanner.error("unexpected end of input inside \(inside), expected ',' or '\(Character(Unicode.Scalar(closing)))'", at: scanner.index)
+        let more: Bool
+        if first[first.count - 1] {
+            first[first.count - 1] = false
+            more = !scanner.leavesEmpty(closing: closing)
+        } else {
+            more = try scanner.separator(closing: closing)
         }
-        if byte == closing {
-            scanner.index += 1
-            scanner.depth -= 1
+        guard more else {
             first.removeLast()
             return false
         }
-        if first[first.count - 1] {
-            first[first.count - 1] = false
-        } else {
-            guard byte == UInt8(ascii: ",") else {
-                throw scanner.error("expected ',' or '\(Character(Unicode.Scalar(closing)))' in \(inside) but found \(scanner.describeCurrent())", at: scanner.index)
-            }
-            scanner.index += 1
-            scanner.skipWhitespace()
-        }
+        scanner.skipWhitespace()
         return true
     }
 }

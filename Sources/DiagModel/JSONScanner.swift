@@ -45,23 +45,41 @@ struct JSONScanner {
     mutating func object() throws(JSONReaderError) -> [String: JSONValue] {
         try enter()
         var members = [String: JSONValue](minimumCapacity: 8)
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return members
-        }
-        while true {
+        if leavesEmpty(closing: UInt8(ascii: "}")) { return members }
+        repeat {
             skipWhitespace()
             members[try memberKey()] = try value()
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input inside an object, expected ',' or '}'", at: index) }
-            switch bytes[index] {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; depth -= 1; return members
-            default: throw error("expected ',' or '}' in an object but found \(describeCurrent())", at: index)
-            }
+        } while try separator(closing: UInt8(ascii: "}"))
+        return members
+    }
+
+    /// Right after `enter`: past the closing bracket of an empty object or array (true, the
+    /// container left); false, nothing read but whitespace, when something is in it.
+    @inline(__always) mutating func leavesEmpty(closing: UInt8) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == closing else { return false }
+        index += 1
+        depth -= 1
+        return true
+    }
+
+    /// After an object's member or an array's element: past the `,` before the next one (true)
+    /// or past the closing bracket (false, the container left); anything else is an error.
+    @inline(__always) mutating func separator(closing: UInt8) throws(JSONReaderError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else {
+            throw error("unexpected end of input inside \(Self.container(closing)), expected ',' or '\(Character(Unicode.Scalar(closing)))'", at: index)
         }
+        switch bytes[index] {
+        case UInt8(ascii: ","): index += 1; return true
+        case closing: index += 1; depth -= 1; return false
+        default:
+            throw error("expected ',' or '\(Character(Unicode.Scalar(closing)))' in \(Self.container(closing)) but found \(describeCurrent())", at: index)
+        }
+    }
+
+    private static func container(_ closing: UInt8) -> String {
+        closing == UInt8(ascii: "}") ? "an object" : "an array"
     }
 
     /// An object member's key at the cursor and the `:` after it, the cursor left on its value.
@@ -82,23 +100,12 @@ struct JSONScanner {
     private mutating func array() throws(JSONReaderError) -> [JSONValue] {
         try enter()
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            depth -= 1
-            return elements
-        }
-        while true {
+        if leavesEmpty(closing: UInt8(ascii: "]")) { return elements }
+        repeat {
             skipWhitespace()
             elements.append(try value())
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input inside an array, expected ',' or ']'", at: index) }
-            switch bytes[index] {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; depth -= 1; return elements
-            default: throw error("expected ',' or ']' in an array but found \(describeCurrent())", at: index)
-            }
-        }
+        } while try separator(closing: UInt8(ascii: "]"))
+        return elements
     }
 
     mutating func literal(_ word: StaticString) throws(JSONReaderError) {
