@@ -1,3 +1,4 @@
+import DiagStore
 import Glibc
 
 /// Whether diagd's store writer is the bottleneck of ingest: the CPU time its commits took, as a
@@ -17,7 +18,8 @@ import Glibc
 /// burst", has the figures). The chunks closed during the burst are sealed and indexed once it
 /// ends, at a whole core (`ChunkedRecordStore.idleFinisherShare`).
 ///
-/// Times are seconds; `now()` and `threadCPU()` read the clocks, only differences count.
+/// Times are seconds; `now()` and `threadCPU()` read the clocks (`CPUSharePacer.seconds`), only
+/// differences count.
 struct WriterDutyCycle {
     /// The stretch of wall time each verdict covers.
     static let window = 0.5
@@ -53,14 +55,8 @@ struct WriterDutyCycle {
     }
 
     /// CLOCK_MONOTONIC, in seconds.
-    static func now() -> Double { seconds(CLOCK_MONOTONIC) }
+    static func now() -> Double { CPUSharePacer.seconds(CLOCK_MONOTONIC) }
 
     /// The calling thread's CPU time (user and system), in seconds.
-    static func threadCPU() -> Double { seconds(CLOCK_THREAD_CPUTIME_ID) }
-
-    private static func seconds(_ clock: clockid_t) -> Double {
-        var time = timespec()
-        clock_gettime(clock, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    static func threadCPU() -> Double { CPUSharePacer.seconds(CLOCK_THREAD_CPUTIME_ID) }
 }

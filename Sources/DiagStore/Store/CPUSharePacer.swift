@@ -113,7 +113,9 @@ public struct CPUSharePacer {
         return present
     }
 
-    private static func seconds(_ clock: clockid_t) -> Double {
+    /// `clock`'s time in seconds (CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID…); diagd's
+    /// `WriterDutyCycle` reads its clocks with it too.
+    public static func seconds(_ clock: clockid_t) -> Double {
         var time = timespec()
         clock_gettime(clock, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
