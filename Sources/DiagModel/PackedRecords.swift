@@ -66,8 +66,9 @@ public struct PackedRecords: Sendable, ExpressibleByArrayLiteral {
     /// buffer grows once by that many bytes, and `RawRowWriter` writes them through a pointer.
     /// Written column by column with Array's appends, two or three a column, the rows took a
     /// fifth of diagd's connection threads' time (`perf record -g`); counting and writing go
-    /// through the same `writeColumns`, so they cannot disagree.
-    mutating func appendRow(_ source: some PackedRowSource) {
+    /// through the same `writeColumns`, so they cannot disagree. Public for the readers of other
+    /// wire formats that pack rows themselves (diagd's syslog reader).
+    public mutating func appendRow(_ source: some PackedRowSource) {
         var measure = RowMeasure()
         source.writeColumns(to: &measure)
         let byteCount = measure.byteCount
@@ -157,20 +158,20 @@ public struct PackedRecords: Sendable, ExpressibleByArrayLiteral {
 }
 
 /// Where a row's columns go, each once and in column order: `RowMeasure` counts their bytes,
-/// `RawRowWriter` writes them.
-protocol PackedColumns {
+/// `RawRowWriter` writes them. Text must be well-formed UTF-8 (`UTF8Validation`).
+public protocol PackedColumns {
     mutating func null()
     mutating func integer(_ value: Int64)
     mutating func text(_ utf8: UnsafeBufferPointer<UInt8>)
 }
 
 extension PackedColumns {
-    mutating func integer(_ value: Int64?) {
+    public mutating func integer(_ value: Int64?) {
         guard let value else { return null() }
         integer(value)
     }
 
-    mutating func text(_ value: String?) {
+    public mutating func text(_ value: String?) {
         guard var value else { return null() }
         value.withUTF8 { text($0) }
     }
@@ -178,7 +179,7 @@ extension PackedColumns {
 
 /// A row's 23 columns, written in order to any `PackedColumns` (twice for each row packed:
 /// counted, then written).
-protocol PackedRowSource {
+public protocol PackedRowSource {
     func writeColumns(to columns: inout some PackedColumns)
 }
 
