@@ -138,16 +138,14 @@ final class SyslogTCPListener: Sendable {
         let now = DaemonLog.now()
         let peer = connection.peer
         var batch = intake.beginBatch(receiptTime: now)
-        let failure = connection.framer.feed(bytes) { frame in
-            frame.withUnsafeBytes { bytes in
-                do throws(SyslogParseError) {
-                    let message = try SyslogParser.parse(bytes)
-                    var record = message.record(peer: nil, receiptTime: now, transport: "tcp")
-                    record.metadata?["syslogPeer"] = .string(peer)
-                    batch.add(record, size: bytes.count + 256)
-                } catch {
-                    intake.invalid("syslog-tcp \(peer): \(error.description)")
-                }
+        let failure = connection.framer.feed(bytes) { bytes in
+            do throws(SyslogParseError) {
+                let message = try SyslogParser.parse(bytes)
+                var record = message.record(peer: nil, receiptTime: now, transport: "tcp")
+                record.metadata?["syslogPeer"] = .string(peer)
+                batch.add(record, size: bytes.count + 256)
+            } catch {
+                intake.invalid("syslog-tcp \(peer): \(error.description)")
             }
         }
         intake.finish(&batch, wait: true)
