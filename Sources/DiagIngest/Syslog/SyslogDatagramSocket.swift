@@ -24,6 +24,7 @@ final class SyslogDatagramSocket: @unchecked Sendable {
     let inherited: Bool
     private let intake: SyslogIntake
     private var credentials = SenderCredentials()
+    private var rows = SyslogRowReader()
     private let control = UnsafeMutableRawBufferPointer.allocate(byteCount: SenderCredentials.controlSize, alignment: 16)
 
     init(path: String, intake: SyslogIntake) throws(IngestError) {
@@ -73,7 +74,7 @@ final class SyslogDatagramSocket: @unchecked Sendable {
         for _ in 0..<Self.batchesPerTurn {
             var batch = intake.beginBatch(receiptTime: DaemonLog.now())
             var read = 0
-            while read < Self.batchSize, receive(buffer, control, &credentials, &batch) { read += 1 }
+            while read < Self.batchSize, receive(buffer, control, &credentials, &rows, &batch) { read += 1 }
             intake.finish(&batch, wait: false)
             if read < Self.batchSize { return }
         }
@@ -88,7 +89,7 @@ final class SyslogDatagramSocket: @unchecked Sendable {
     /// Reads one datagram without waiting; false when none is waiting.
     private func receive(
         _ buffer: UnsafeMutableRawBufferPointer, _ control: UnsafeMutableRawBufferPointer,
-        _ credentials: inout SenderCredentials, _ batch: inout LineBatch
+        _ credentials: inout SenderCredentials, _ rows: inout SyslogRowReader, _ batch: inout LineBatch
     ) -> Bool {
         var vector = iovec(iov_base: buffer.baseAddress, iov_len: buffer.count)
         var header = msghdr()
@@ -102,16 +103,18 @@ final class SyslogDatagramSocket: @unchecked Sendable {
         guard count >= 0 else { return errno == EINTR }
         let sender = SenderCredentials.read(control: UnsafeRawBufferPointer(control), length: Int(header.msg_controllen))
         let peer = sender.map { credentials.identity(pid: $0.pid, uid: $0.uid, gid: $0.gid, now: batch.receiptTime) }
-        let who = peer.map { "pid \($0.processID) (\($0.process ?? "?"), uid \($0.userID))" } ?? "an unknown sender"
+        func who() -> String { peer.map { "pid \($0.processID) (\($0.process ?? "?"), uid \($0.userID))" } ?? "an unknown sender" }
         guard count <= Self.maximumDatagram, header.msg_flags & Int32(MSG_TRUNC) == 0 else {
-            intake.invalid("a datagram from \(who) is over \(Self.maximumDatagram) bytes (64 KiB); it was refused whole")
+            intake.invalid("a datagram from \(who()) is over \(Self.maximumDatagram) bytes (64 KiB); it was refused whole")
             return true
         }
+        let datagram = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+        if batch.takeSyslog(datagram, with: &rows, transport: "unix", peer: nil, identity: peer, size: count + 256) { return true }
         do {
-            let message = try SyslogParser.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            let message = try SyslogParser.parse(datagram)
             batch.add(message.record(peer: peer, receiptTime: batch.receiptTime, transport: "unix"), size: count + 256)
         } catch {
-            intake.invalid("a datagram from \(who): \(error.description)")
+            intake.invalid("a datagram from \(who()): \(error.description)")
         }
         return true
     }

@@ -139,6 +139,9 @@ final class SyslogTCPListener: Sendable {
         let peer = connection.peer
         var batch = intake.beginBatch(receiptTime: now)
         let failure = connection.framer.feed(bytes) { bytes in
+            if batch.takeSyslog(bytes, with: &connection.rows, transport: "tcp", peer: peer, identity: nil, size: bytes.count + 256) {
+                return
+            }
             do throws(SyslogParseError) {
                 let message = try SyslogParser.parse(bytes)
                 var record = message.record(peer: nil, receiptTime: now, transport: "tcp")
@@ -175,6 +178,8 @@ final class SyslogTCPConnection: Sendable {
     /// Safe unguarded: only the worker holding the connection's turn uses it, and turns pass
     /// from worker to worker through the one-shot re-arm (`epoll_ctl`), which orders them.
     nonisolated(unsafe) var framer = SyslogStreamFramer()
+    /// The same: the scratch of the frames read straight into rows (`SyslogRowReader`).
+    nonisolated(unsafe) var rows = SyslogRowReader()
 
     init(descriptor: Int32, peer: String, token: UInt64) {
         self.descriptor = descriptor
