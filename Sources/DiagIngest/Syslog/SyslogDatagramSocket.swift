@@ -10,7 +10,7 @@ import Glibc
 /// whole (counted, its sender named in diagd's log), never cut. The sender's PID, UID and
 /// executable come from `SCM_CREDENTIALS`.
 final class SyslogDatagramSocket: @unchecked Sendable {
-    // Safe: `credentials` and `control` are used by the worker holding the socket's turn only
+    // Safe: `credentials`, `rows` and `control` are used by the worker holding the socket's turn only
     // (one-shot registration); `descriptor` is closed by `close()`, after the workers stopped.
     static let maximumDatagram = 64 << 10
     /// Datagrams read before their records are routed as one batch.
