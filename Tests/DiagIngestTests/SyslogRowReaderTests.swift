@@ -132,7 +132,7 @@ import TestSupport
 
     /// Messages put together from pieces, valid and not, many times over: the same property.
     @Test func messagesFromPiecesAgreeWithTheGeneralWay() {
-        var random = SeededGenerator(seed: 20261206)
+        var random = SeededPicker(state: 20261206)
         // Each part of a message: pieces that are valid there, and pieces that are not; a valid one
         // most of the time, so that enough whole messages are valid to compare their rows.
         let parts: [(valid: [String], invalid: [String])] = [
@@ -159,34 +159,21 @@ import TestSupport
         for _ in 0..<3_000 {
             var text = ""
             for part in parts {
-                let valid = Int.random(in: 0..<100, using: &random) < 88
-                text += (valid ? part.valid : part.invalid).randomElement(using: &random)!
+                let valid = random.int(100) < 88
+                text += random.pick(valid ? part.valid : part.invalid)
             }
-            if Int.random(in: 0..<100, using: &random) < 20 {
+            if random.int(100) < 20 {
                 text += "-"
             } else {
-                for _ in 0..<Int.random(in: 1...3, using: &random) {
-                    let valid = Int.random(in: 0..<100, using: &random) < 92
-                    text += (valid ? elements.valid : elements.invalid).randomElement(using: &random)!
+                for _ in 0..<(1 + random.int(3)) {
+                    let valid = random.int(100) < 92
+                    text += random.pick(valid ? elements.valid : elements.invalid)
                 }
             }
-            text += messages.randomElement(using: &random)!
+            text += random.pick(messages)
             if Self.compare(text, reader: &reader) { taken += 1 }
         }
         // Enough of them valid for the comparison to mean something.
         #expect(taken > 1_000)
-    }
-}
-
-/// A deterministic generator (SplitMix64), so that a failure comes back the same.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
