@@ -41,6 +41,11 @@ public struct JSONWriter: Sendable {
         var index = 0
         while index < utf8.count {
             let byte = utf8[index]
+            // Printable ASCII but `"` and `\` (most of any text) passes with one range check.
+            if byte &- 0x20 < 0x5F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
             defer { index += 1 }
             // DEL and C1 controls (UTF-8 0xC2 0x80…0x9F) as `\u00XX` too, as ByteWriter writes them.
             let c1 = byte == 0xC2 && index + 1 < utf8.count && (0x80...0x9F).contains(utf8[index + 1])
