@@ -1,4 +1,5 @@
 import DiagModel
+import Glibc
 
 /// RFC 5424 messages read straight into their packed rows (`PackedRecords`), without the
 /// `SyslogMessage`, the `LogRecord` and the metadata dictionary that `SyslogParser` and
@@ -104,14 +105,15 @@ struct SyslogRowReader {
               let processID = field(&cursor, maximum: 128), let messageID = field(&cursor, maximum: 32)
         else { return false }
         fields.category = append(priority.facilityName)
-        set(key: "syslogFacility", .text(append(priority.facilityName)))
-        set(key: "syslogSeverity", .text(append(priority.severityName)))
-        set(key: "syslogFormat", .text(append("rfc5424")))
-        set(key: "syslogTransport", .text(append(transport)))
-        if let hostname { set(key: "syslogHostname", .text(append(hostname))) }
+        // The header's keys differ from each other and come first: added without a look-up.
+        add(key: "syslogFacility", .text(fields.category))
+        add(key: "syslogSeverity", .text(append(priority.severityName)))
+        add(key: "syslogFormat", .text(append("rfc5424")))
+        add(key: "syslogTransport", .text(append(transport)))
+        if let hostname { add(key: "syslogHostname", .text(append(hostname))) }
         if let appName { fields.sender = append(appName) }
-        if let processID { set(key: "syslogPID", .text(append(processID))) }
-        if let messageID { set(key: "syslogMsgID", .text(append(messageID))) }
+        if let processID { add(key: "syslogPID", .text(append(processID))) }
+        if let messageID { add(key: "syslogMsgID", .text(append(messageID))) }
         guard structuredData(&cursor) else { return false }
         if !cursor.atEnd {
             guard cursor.take(0x20) else { return false }
@@ -244,6 +246,11 @@ struct SyslogRowReader {
         set(key: append(key), value)
     }
 
+    /// Adds `key`, which no entry has yet.
+    private mutating func add(key: StaticString, _ value: Value) {
+        entries.append(Entry(key: append(key), value: value))
+    }
+
     private mutating func set(key: Span, _ value: Value) {
         if let index = find(key) {
             entries[index].value = value
@@ -254,9 +261,18 @@ struct SyslogRowReader {
 
     private func find(_ key: Span) -> Int? {
         text.withUnsafeBufferPointer { text in
-            let wanted = Self.slice(text, key)
-            return entries.firstIndex { Self.slice(text, $0.key).elementsEqual(wanted) }
+            entries.firstIndex { Self.compare(text, $0.key, key) == 0 }
         }
+    }
+
+    /// The order of two spans' bytes (as `memcmp`, the shorter first where one begins the other).
+    private static func compare(_ text: UnsafeBufferPointer<UInt8>, _ a: Span, _ b: Span) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let base = text.baseAddress {
+            let order = memcmp(base + a.start, base + b.start, common)
+            if order != 0 { return Int(order) }
+        }
+        return a.count - b.count
     }
 
     /// The metadata as `JSONWriter` writes a `[String: JSONValue]`: keys sorted (all ASCII here,
@@ -264,7 +280,7 @@ struct SyslogRowReader {
     private mutating func writeMetadata() {
         metadata.bytes.removeAll(keepingCapacity: true)
         text.withUnsafeBufferPointer { text in
-            entries.sort { Self.slice(text, $0.key).lexicographicallyPrecedes(Self.slice(text, $1.key)) }
+            entries.sort { Self.compare(text, $0.key, $1.key) < 0 }
             metadata.bytes.append(UInt8(ascii: "{"))
             for (index, entry) in entries.enumerated() {
                 if index > 0 { metadata.bytes.append(UInt8(ascii: ",")) }
@@ -305,8 +321,9 @@ struct SyslogRowReader {
     }
 
     private func equals(_ span: Span, _ literal: StaticString) -> Bool {
-        literal.withUTF8Buffer { literal in
-            text.withUnsafeBufferPointer { Self.slice($0, span).elementsEqual(literal) }
+        guard span.count == literal.utf8CodeUnitCount else { return false }
+        return text.withUnsafeBufferPointer { text in
+            span.count == 0 || memcmp(text.baseAddress! + span.start, literal.utf8Start, span.count) == 0
         }
     }
 
