@@ -32,13 +32,13 @@ enum RFC5424Parser {
     /// One header field and the space after it; nil for the NILVALUE `-`.
     private static func field(_ cursor: inout SyslogCursor, _ name: String, maximum: Int) throws(SyslogParseError) -> String? {
         let start = cursor.position
-        let word = cursor.word()
-        guard !word.isEmpty, word.count <= maximum, word.allSatisfy({ $0 >= 33 && $0 <= 126 }) else {
+        switch cursor.headerField(maximum: maximum) {
+        case .value(let word): return String(decoding: word, as: UTF8.self)
+        case .nilValue: return nil
+        case .malformed:
             throw SyslogParseError("RFC 5424 \(name) at byte \(start) must be 1…\(maximum) printable ASCII characters or '-'")
+        case .unterminated: throw SyslogParseError("RFC 5424 header ends after \(name) at byte \(cursor.position)")
         }
-        guard cursor.take(0x20) else { throw SyslogParseError("RFC 5424 header ends after \(name) at byte \(cursor.position)") }
-        if word.count == 1 && word[0] == UInt8(ascii: "-") { return nil }
-        return String(decoding: word, as: UTF8.self)
     }
 
     /// `-`, or `[SD-ID name="value" …]` elements one after another (§6.3).
@@ -72,35 +72,18 @@ enum RFC5424Parser {
         return elements
     }
 
-    /// SD-NAME: 1…32 printable ASCII except `=`, space, `]` and `"`.
     private static func name(_ cursor: inout SyslogCursor, _ what: String) throws(SyslogParseError) -> String {
         let start = cursor.position
-        var bytes: [UInt8] = []
-        while let byte = cursor.peek, byte >= 33, byte <= 126, byte != UInt8(ascii: "="), byte != UInt8(ascii: "]"), byte != UInt8(ascii: "\"") {
-            bytes.append(byte)
-            cursor.advance()
-        }
-        guard (1...32).contains(bytes.count) else {
+        guard let name = cursor.sdName() else {
             throw SyslogParseError("structured data \(what) at byte \(start) must be 1…32 printable ASCII characters without = ] \" or space")
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: name, as: UTF8.self)
     }
 
-    /// A PARAM-VALUE up to its closing quote; `\"`, `\\` and `\]` are unescaped (§6.3.3).
     private static func quoted(_ cursor: inout SyslogCursor, id: String) throws(SyslogParseError) -> String {
         var bytes: [UInt8] = []
-        while let byte = cursor.peek {
-            cursor.advance()
-            if byte == UInt8(ascii: "\"") { return String(decoding: bytes, as: UTF8.self) }
-            if byte == UInt8(ascii: "\\"), let next = cursor.peek,
-               next == UInt8(ascii: "\"") || next == UInt8(ascii: "\\") || next == UInt8(ascii: "]") {
-                bytes.append(next)
-                cursor.advance()
-            } else {
-                bytes.append(byte)
-            }
-        }
-        throw SyslogParseError("structured data [\(id)]: a value has no closing quote")
+        guard cursor.quotedValue(into: &bytes) else { throw SyslogParseError("structured data [\(id)]: a value has no closing quote") }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
@@ -147,5 +130,67 @@ struct SyslogCursor {
         let start = position
         while let byte = peek, byte != 0x20 { position += 1 }
         return UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+    }
+
+    // RFC 5424's rules, shared by `RFC5424Parser` and `SyslogRowReader`.
+
+    enum HeaderField {
+        case value(UnsafeRawBufferPointer)
+        /// The NILVALUE `-`.
+        case nilValue
+        /// Empty, longer than allowed, or not printable ASCII.
+        case malformed
+        /// No space after it.
+        case unterminated
+    }
+
+    /// A header field (1…`maximum` printable ASCII characters, or `-`) and the space after it.
+    mutating func headerField(maximum: Int) -> HeaderField {
+        let word = word()
+        guard !word.isEmpty, word.count <= maximum, word.allSatisfy({ $0 >= 33 && $0 <= 126 }) else { return .malformed }
+        guard take(0x20) else { return .unterminated }
+        return word.count == 1 && word[0] == UInt8(ascii: "-") ? .nilValue : .value(word)
+    }
+
+    /// An SD-NAME: 1…32 printable ASCII characters but `=`, `]` and `"`; nil (having read what
+    /// there was) for none or more than 32.
+    mutating func sdName() -> UnsafeRawBufferPointer? {
+        let start = position
+        while let byte = peek, byte >= 33, byte <= 126, byte != UInt8(ascii: "="), byte != UInt8(ascii: "]"), byte != UInt8(ascii: "\"") {
+            position += 1
+        }
+        guard (1...32).contains(position - start) else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+    }
+
+    /// A PARAM-VALUE after its opening quote, up to and past the closing one, appended to
+    /// `value` with `\"`, `\\` and `\]` unescaped (§6.3.3; any other `\` is itself; runs
+    /// without either are copied whole); false when no closing quote comes.
+    mutating func quotedValue(into value: inout [UInt8]) -> Bool {
+        var run = position
+        var index = run
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
+            value.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
+            if byte == UInt8(ascii: "\"") {
+                position = index + 1
+                return true
+            }
+            let next = index + 1 < bytes.count ? bytes[index + 1] : 0
+            if next == UInt8(ascii: "\"") || next == UInt8(ascii: "\\") || next == UInt8(ascii: "]") {
+                value.append(next)
+                index += 2
+            } else {
+                value.append(byte)
+                index += 1
+            }
+            run = index
+        }
+        position = bytes.count
+        return false
     }
 }

@@ -71,12 +71,12 @@ struct SyslogRowReader {
         let message = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
         guard parse(message, transport: transport, peer: peer) else { return false }
         let fields = fields
-        let destination = text.withUnsafeBufferPointer { text in
+        let kept = text.withUnsafeBufferPointer { text in
             keep(fields.priority.messageType,
                  { fields.subsystem.map { String(decoding: Self.slice(text, $0), as: UTF8.self) } },
                  { String(decoding: Self.slice(text, fields.category), as: UTF8.self) })
         }
-        guard destination else { return false }
+        guard kept else { return false }
         writeMetadata()
         text.withUnsafeBufferPointer { text in
             metadata.bytes.withUnsafeBufferPointer { metadata in
@@ -130,10 +130,11 @@ struct SyslogRowReader {
 
     /// A header field and the space after it: `.some(nil)` for `-`, nil where it is malformed.
     private func field(_ cursor: inout SyslogCursor, maximum: Int) -> UnsafeRawBufferPointer?? {
-        let word = cursor.word()
-        guard !word.isEmpty, word.count <= maximum, word.allSatisfy({ $0 >= 33 && $0 <= 126 }), cursor.take(0x20) else { return nil }
-        if word.count == 1 && word[0] == UInt8(ascii: "-") { return .some(nil) }
-        return .some(word)
+        switch cursor.headerField(maximum: maximum) {
+        case .value(let word): .some(word)
+        case .nilValue: .some(nil)
+        case .malformed, .unterminated: nil
+        }
     }
 
     private mutating func structuredData(_ cursor: inout SyslogCursor) -> Bool {
@@ -168,47 +169,18 @@ struct SyslogRowReader {
         return elements > 0
     }
 
-    /// SD-NAME: 1…32 printable ASCII but `=`, `]` and `"`, copied into `text`.
+    /// An SD-NAME (`SyslogCursor.sdName`), copied into `text`.
     private mutating func name(_ cursor: inout SyslogCursor) -> Span? {
-        let start = cursor.position
-        while let byte = cursor.peek, byte >= 33, byte <= 126, byte != UInt8(ascii: "="), byte != UInt8(ascii: "]"), byte != UInt8(ascii: "\"") {
-            cursor.advance()
-        }
-        guard (1...32).contains(cursor.position - start) else { return nil }
-        return append(UnsafeRawBufferPointer(rebasing: cursor.bytes[start..<cursor.position]))
+        cursor.sdName().map { append($0) }
     }
 
-    /// A PARAM-VALUE up to its closing quote, unescaped into `text`; nil unless well-formed UTF-8.
+    /// A PARAM-VALUE (`SyslogCursor.quotedValue`), unescaped into `text`; nil unless it has its
+    /// closing quote and is well-formed UTF-8.
     private mutating func quoted(_ cursor: inout SyslogCursor) -> Span? {
         let start = text.count
-        let bytes = cursor.bytes
-        var run = cursor.position
-        var index = run
-        // Runs without `"` or `\` are copied whole.
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-                index += 1
-                continue
-            }
-            text.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
-            if byte == UInt8(ascii: "\"") {
-                cursor.advance(index + 1 - cursor.position)
-                let span = Span(start: start, count: text.count - start)
-                let valid = text.withUnsafeBufferPointer { UTF8Validation.isValid(Self.slice($0, span)) }
-                return valid ? span : nil
-            }
-            // `\"`, `\\` and `\]` stand for the second byte; any other `\` is itself.
-            if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\"") || bytes[index + 1] == UInt8(ascii: "\\") || bytes[index + 1] == UInt8(ascii: "]") {
-                text.append(bytes[index + 1])
-                index += 2
-            } else {
-                text.append(byte)
-                index += 1
-            }
-            run = index
-        }
-        return nil
+        guard cursor.quotedValue(into: &text) else { return nil }
+        let span = Span(start: start, count: text.count - start)
+        return text.withUnsafeBufferPointer { UTF8Validation.isValid(Self.slice($0, span)) } ? span : nil
     }
 
     /// A parameter of our own element (`diag@32473`), as `SyslogMessage.restoreFields` takes it;
@@ -385,18 +357,13 @@ extension LineBatch {
         _ bytes: UnsafeRawBufferPointer, with reader: inout SyslogRowReader, transport: StaticString, peer: String?,
         identity: PeerIdentity?, size: Int
     ) -> Bool {
-        guard storeFailure == nil else { return false }
-        if persisted.capacity == 0 { persisted = Self.buffers.lend() }
+        guard prepareRow() else { return false }
         let levels = levels
         let taken = reader.read(bytes, receiptTime: receiptTime, transport: transport, peer: peer, identity: identity, into: &persisted) {
             levels.destination(messageType: $0, subsystem: $1, category: $2) == .persisted
         }
         guard taken else { return false }
-        persistedBytes += size
-        if streaming {
-            // Rows written here always read back; were one not to, the stream would miss it, not the store.
-            if let record = try? persisted.lastRecord() { live.append(record) }
-        }
+        rowAppended(size: size)
         return true
     }
 }
