@@ -48,8 +48,7 @@ struct LineBatch {
     /// else: the caller reads it the general way (`ClientMessage.parse`), which gives the same
     /// record or the error.
     mutating func takePlainRecord(_ line: UnsafeRawBufferPointer, from peer: PeerIdentity) -> Bool {
-        guard storeFailure == nil else { return false }
-        if persisted.capacity == 0 { persisted = Self.buffers.lend() }
+        guard prepareRow() else { return false }
         let bytes = line.assumingMemoryBound(to: UInt8.self)
         guard reader.read(bytes) else { return false }
         let reader = self.reader
@@ -59,12 +58,27 @@ struct LineBatch {
         reader.appendRow(
             from: bytes, to: &persisted, receiptTime: receiptTime,
             process: peer.process, processID: peer.processID, processImagePath: peer.processImagePath, userID: peer.userID)
-        persistedBytes += line.count
+        rowAppended(size: line.count)
+        return true
+    }
+
+    /// Before a reader packs a row into `persisted` itself: false while the store refuses
+    /// writes (the general way then counts the record as refused); else lends `persisted` a
+    /// buffer if it has none.
+    mutating func prepareRow() -> Bool {
+        guard storeFailure == nil else { return false }
+        if persisted.capacity == 0 { persisted = Self.buffers.lend() }
+        return true
+    }
+
+    /// After a reader packed a row into `persisted`: counts the bytes it came from, and reads
+    /// it back as a `LogRecord` for the live streams, when there are any.
+    mutating func rowAppended(size: Int) {
+        persistedBytes += size
         if streaming {
             // Rows written here always read back; were one not to, the stream would miss it, not the store.
             if let record = try? persisted.lastRecord() { live.append(record) }
         }
-        return true
     }
 
     mutating func reset() {

@@ -138,8 +138,11 @@ final class SyslogTCPListener: Sendable {
         let now = DaemonLog.now()
         let peer = connection.peer
         var batch = intake.beginBatch(receiptTime: now)
+        // The reader's scratch lives for one read, as the batch does, not for the connection:
+        // an idle connection that once sent a 64 KiB message keeps nothing of it.
+        var rows = SyslogRowReader()
         let failure = connection.framer.feed(bytes) { bytes in
-            if batch.takeSyslog(bytes, with: &connection.rows, transport: "tcp", peer: peer, identity: nil, size: bytes.count + 256) {
+            if batch.takeSyslog(bytes, with: &rows, transport: "tcp", peer: peer, identity: nil, size: bytes.count + 256) {
                 return
             }
             do throws(SyslogParseError) {
@@ -178,8 +181,6 @@ final class SyslogTCPConnection: Sendable {
     /// Safe unguarded: only the worker holding the connection's turn uses it, and turns pass
     /// from worker to worker through the one-shot re-arm (`epoll_ctl`), which orders them.
     nonisolated(unsafe) var framer = SyslogStreamFramer()
-    /// The same: the scratch of the frames read straight into rows (`SyslogRowReader`).
-    nonisolated(unsafe) var rows = SyslogRowReader()
 
     init(descriptor: Int32, peer: String, token: UInt64) {
         self.descriptor = descriptor
