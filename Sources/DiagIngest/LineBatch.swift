@@ -91,16 +91,6 @@ struct LineBatch {
     }
 }
 
-extension PeerIdentity {
-    /// Overwrites whatever the client claimed with what the kernel says.
-    func stamp(_ record: inout LogRecord) {
-        record.process = process
-        record.processID = processID
-        record.userID = userID
-        record.processImagePath = processImagePath
-    }
-}
-
 extension JSONValue {
     var compactText: String {
         var writer = JSONWriter()

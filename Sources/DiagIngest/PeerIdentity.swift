@@ -1,3 +1,4 @@
+import DiagModel
 import Glibc
 
 /// Who is on the other end of a connection, from the kernel: never from what the client writes.
@@ -59,5 +60,15 @@ public struct PeerIdentity: Sendable, Hashable {
         }
         guard count > 0 else { return nil }
         return String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+}
+
+extension PeerIdentity {
+    /// Overwrites whatever the client claimed with what the kernel says.
+    func stamp(_ record: inout LogRecord) {
+        record.process = process
+        record.processID = processID
+        record.userID = userID
+        record.processImagePath = processImagePath
     }
 }
