@@ -43,15 +43,15 @@ test: setup
 	$(SWIFT) test
 
 # Short libFuzzer runs of the predicate parser, the importers, the Apple unified-log reader,
-# the check of a bundle's chunk files (Fuzz/Chunk) and the reading of a whole bundle archive
-# (Fuzz/Bundle); a crash or hang fails the build. The long run is `Fuzz/run.sh 28800` (and
-# `Fuzz/Import/run.sh 28800`, `Fuzz/AppleLog/run.sh 28800`, `Fuzz/Chunk/run.sh 28800`,
-# `Fuzz/Bundle/run.sh 28800`).
+# the check of a bundle's chunk files (Fuzz/Chunk), the reading of a whole bundle archive
+# (Fuzz/Bundle) and diagd's syslog readers (Fuzz/Syslog); a crash or hang fails the build. The
+# long run is `Fuzz/run.sh 28800` (and `Fuzz/Import/run.sh 28800`, `Fuzz/AppleLog/run.sh 28800`,
+# `Fuzz/Chunk/run.sh 28800`, `Fuzz/Bundle/run.sh 28800`, `Fuzz/Syslog/run.sh 28800`).
 # libFuzzer's progress lines go to a log; its closing statistics (or, on a crash, the end of
 # the log with the crashing input's path) are printed.
 fuzz:
 	@mkdir -p .build
-	@for fuzzer in Fuzz/run.sh Fuzz/Import/run.sh Fuzz/AppleLog/run.sh Fuzz/Chunk/run.sh Fuzz/Bundle/run.sh; do \
+	@for fuzzer in Fuzz/run.sh Fuzz/Import/run.sh Fuzz/AppleLog/run.sh Fuzz/Chunk/run.sh Fuzz/Bundle/run.sh Fuzz/Syslog/run.sh; do \
 	  log=".build/$$(echo $$fuzzer | tr / -).log"; echo "fuzzing: $$fuzzer $(FUZZ_SECONDS) (log: $$log)"; \
 	  if bash $$fuzzer $(FUZZ_SECONDS) >"$$log" 2>&1; then grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' "$$log"; \
 	  else tail -n 60 "$$log"; echo "fuzzing failed: $$fuzzer (see $$log)"; exit 1; fi; \
