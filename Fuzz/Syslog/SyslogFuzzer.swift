@@ -1,7 +1,7 @@
 // libFuzzer target for diagd's syslog readers, which take bytes from any local process (the
 // datagram socket) and from the network (`--syslog-tcp`): the stream framer (RFC 6587), the
 // general parser (RFC 5424 and RFC 3164, `SyslogParser`, `SyslogMessage.record`) and the row
-// reader that packs RFC 5424 straight into rows (`SyslogRowReader`). A trap, an ASan report or a
+// reader that packs both straight into rows (`SyslogRowReader`). A trap, an ASan report or a
 // disagreement is a finding:
 // - the framer gives the same frames, the same end (an error or not, a partial frame or not)
 //   however the stream is cut into reads, and at a small maximum length as at the default;

@@ -79,6 +79,28 @@ import TestSupport
             "<13>1 - - - - - - trailing\r\n\0",
             // The highest PRI.
             "<191>1 - - - - - - local7.debug",
+            // No PRI: user.notice, as the general way reads it.
+            "1 - - - - - - no pri",
+            // RFC 3164 as glibc's syslog() and logger send it: BSD time (skipped), tag and PID.
+            "<13>Dec  6 07:00:00 sync-agent[4242]: connected to 10.0.0.1",
+            "<38>Oct 11 22:14:15 mymachine su: 'su root' failed for lonvick on /dev/pts/8",
+            // A hostname only after a time, a tag without a colon, an RFC 3339 time in its place.
+            "<13>Dec 16 07:00:00 host tag[12] after a tag without colon",
+            "<14>2026-12-06T07:00:00.123456+01:00 host app[1]: rsyslog's high-precision time",
+            // As Python's SysLogHandler sends it: no time, the tag is whatever comes first.
+            "<11>sync-agent: no time at all",
+            "<11>message without any tag",
+            // Not a tag: too long, empty name, brackets not at the end.
+            "<13>\(String(repeating: "t", count: 129)): long",
+            "<13>[1]: no name",
+            "<13>a[1]b: not a tag",
+            // Just the PRI, a time and nothing else, a BOM and text beyond ASCII kept as they are.
+            "<13>",
+            "<13>Jan  1 00:00:00 ",
+            "<13>app: \u{FEFF}ünïcödé 🚀 tab\there \u{0} nul",
+            // A time that is not one stays message.
+            "<13>Foo 11 22:14:15 not a month",
+            "<13>2026-13-40T00:00:00Z app: a bad RFC 3339 time",
         ]
         for message in taken {
             #expect(Self.compare(message, reader: &reader), "declined: \(message.debugDescription)")
@@ -88,9 +110,14 @@ import TestSupport
     @Test func messagesItDeclinesAreLeftToTheGeneralWay() {
         var reader = SyslogRowReader()
         let declined: [[UInt8]] = [
-            // RFC 3164, and no PRI.
-            Array("<13>Dec  6 07:00:00 host tag[12]: bsd".utf8),
-            Array("1 - - - - - - no pri".utf8),
+            // Empty, and a bad PRI.
+            Array("".utf8),
+            Array("\r\n\0".utf8),
+            Array("<13 app: m".utf8),
+            Array("<1000>app: m".utf8),
+            // RFC 3164 text that is not UTF-8, in the tag and in the message.
+            Array("<13>Dec  6 07:00:00 host ta".utf8) + [0xFF] + Array("g[12]: bsd".utf8),
+            Array("<13>app: bad ".utf8) + [0xE2, 0x82],
             // Malformed RFC 5424: the general way says why.
             Array("<13>1 2026-13-40T00:00:00Z h a - - - bad time".utf8),
             Array("<13>1 - h a - -".utf8),
@@ -174,6 +201,27 @@ import TestSupport
             if Self.compare(text, reader: &reader) { taken += 1 }
         }
         // Enough of them valid for the comparison to mean something.
+        #expect(taken > 1_000)
+    }
+
+    /// BSD messages put together from pieces: a PRI or none, a time of either form or none, a
+    /// hostname, a tag in its forms, a message; the same property.
+    @Test func bsdMessagesFromPiecesAgreeWithTheGeneralWay() {
+        var random = SeededPicker(state: 3164)
+        let parts: [[String]] = [
+            ["<13>", "<0>", "<191>", "", "<192>", "<1a>"],
+            ["Dec  6 07:00:00 ", "Jan 16 23:59:59 ", "dec 06 07:00:00 ", "2026-12-06T07:00:00Z ", "2026-12-06T07:00:00.5+05:30 ",
+             "2026-02-30T00:00:00Z ", "Foo  6 07:00:00 ", "Dec  6 07:00:0x ", ""],
+            ["host ", "a.b-c ", "é ", "", " "],
+            ["app: ", "app[12]: ", "app[12] ", "app[]: ", "[12]: ", "a[1]b: ", ": ", "app:", "\(String(repeating: "t", count: 128)): ", ""],
+            ["hello", "", " spaced  out ", "\u{FEFF}bom", "tab\tand\u{0}nul", "ünï 🚀", "trailing\n", "key=value [x] y:z"],
+        ]
+        var reader = SyslogRowReader()
+        var taken = 0
+        for _ in 0..<3_000 {
+            let text = parts.map { random.pick($0) }.joined()
+            if Self.compare(text, reader: &reader) { taken += 1 }
+        }
         #expect(taken > 1_000)
     }
 }

@@ -1,7 +1,7 @@
 import DiagModel
 
 extension LineBatch {
-    /// Takes an RFC 5424 message straight into its packed row (`SyslogRowReader`) when the store
+    /// Takes a syslog message straight into its packed row (`SyslogRowReader`) when the store
     /// takes writes and the level settings persist it (read back as a `LogRecord` for the live
     /// streams, when there are any); false when the caller must read it the general way
     /// (`SyslogParser`, `SyslogMessage.record`), which gives the same record or the error.

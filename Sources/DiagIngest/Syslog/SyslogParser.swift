@@ -37,46 +37,70 @@ enum SyslogParser {
 /// `[Mmm dd hh:mm:ss ][HOST ]TAG[PID]: MSG`, leniently: what is not a header is message.
 enum RFC3164Parser {
     static func parse(_ cursor: inout SyslogCursor, priority: SyslogPriority) -> SyslogMessage {
-        var message = SyslogMessage(format: .rfc3164, priority: priority, message: "")
-        let hadTime = skipBSDTime(&cursor) || readRFC3339Time(&cursor, into: &message)
         let rest = cursor.remaining
-        let words = firstWords(rest)
-        if let tag = words.first.flatMap({ parseTag(rest, $0) }) {
-            (message.appName, message.processID) = (tag.name, tag.pid)
-            message.message = text(rest, from: tag.end)
-        } else if hadTime, words.count == 2, let tag = parseTag(rest, words[1]) {
-            message.hostname = text(rest, words[0])
-            (message.appName, message.processID) = (tag.name, tag.pid)
-            message.message = text(rest, from: tag.end)
-        } else {
-            message.message = text(rest, from: 0)
-        }
+        let header = Header(rest)
+        var message = SyslogMessage(format: .rfc3164, priority: priority, message: text(rest, header.message))
+        message.timestamp = header.timestamp
+        message.hostname = header.hostname.map { text(rest, $0) }
+        message.appName = header.tag.map { text(rest, $0.name) }
+        message.processID = header.tag?.pid.map { text(rest, $0) }
         return message
     }
 
-    /// `Mmm dd hh:mm:ss ` (the day space-padded): skipped, since it has no year and no zone.
-    private static func skipBSDTime(_ cursor: inout SyslogCursor) -> Bool {
-        let rest = cursor.remaining
+    /// Where the parts of a BSD message lie in its bytes after the PRI: the rules both
+    /// `parse` and `SyslogRowReader` follow. Every cut is at an ASCII byte (a space, `[`, `]`,
+    /// `:`, the end of a BSD time), so each part of well-formed UTF-8 is well-formed too.
+    struct Header {
+        /// An RFC 3339 time where the BSD time would be (a BSD time is skipped: no year, no zone).
+        var timestamp: Int64?
+        var hostname: Range<Int>?
+        var tag: (name: Range<Int>, pid: Range<Int>?)?
+        var message: Range<Int>
+
+        init(_ bytes: UnsafeRawBufferPointer) {
+            var offset = 0
+            var hadTime = false
+            if let length = RFC3164Parser.bsdTimeLength(bytes) {
+                (offset, hadTime) = (length, true)
+            } else if let (time, length) = RFC3164Parser.rfc3339Time(bytes) {
+                (timestamp, offset, hadTime) = (time, length, true)
+            }
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+            let words = RFC3164Parser.firstWords(rest)
+            func shifted(_ range: Range<Int>) -> Range<Int> { (range.lowerBound + offset)..<(range.upperBound + offset) }
+            func message(from start: Int) -> Range<Int> { start >= rest.count ? bytes.count..<bytes.count : (offset + start)..<bytes.count }
+            if let found = words.first.flatMap({ RFC3164Parser.parseTag(rest, $0) }) {
+                tag = (shifted(found.name), found.pid.map(shifted))
+                self.message = message(from: found.end)
+            } else if hadTime, words.count == 2, let found = RFC3164Parser.parseTag(rest, words[1]) {
+                hostname = shifted(words[0])
+                tag = (shifted(found.name), found.pid.map(shifted))
+                self.message = message(from: found.end)
+            } else {
+                self.message = offset..<bytes.count
+            }
+        }
+    }
+
+    /// `Mmm dd hh:mm:ss ` (the day space-padded): its length, 16, when `rest` starts with one.
+    private static func bsdTimeLength(_ rest: UnsafeRawBufferPointer) -> Int? {
         guard rest.count >= 16, rest[3] == 0x20, rest[6] == 0x20, rest[9] == UInt8(ascii: ":"),
               rest[12] == UInt8(ascii: ":"), rest[15] == 0x20,
               months.contains(String(decoding: rest[0..<3], as: UTF8.self).lowercased())
-        else { return false }
+        else { return nil }
         let digitPositions = [5, 7, 8, 10, 11, 13, 14]
-        guard digitPositions.allSatisfy({ rest[$0] &- 0x30 < 10 }), rest[4] == 0x20 || rest[4] &- 0x30 < 10 else { return false }
-        cursor.advance(16)
-        return true
+        guard digitPositions.allSatisfy({ rest[$0] &- 0x30 < 10 }), rest[4] == 0x20 || rest[4] &- 0x30 < 10 else { return nil }
+        return 16
     }
 
-    /// rsyslog's high-precision form writes an RFC 3339 time where BSD's would be.
-    private static func readRFC3339Time(_ cursor: inout SyslogCursor, into message: inout SyslogMessage) -> Bool {
-        let rest = cursor.remaining
+    /// rsyslog's high-precision form writes an RFC 3339 time where BSD's would be: the time, and
+    /// its length with the space after it.
+    private static func rfc3339Time(_ rest: UnsafeRawBufferPointer) -> (Int64, Int)? {
         guard rest.count > 20, rest[4] == UInt8(ascii: "-"), rest[10] == UInt8(ascii: "T"),
               let space = rest.firstIndex(of: 0x20),
               let time = Timestamp.parse(String(decoding: rest[0..<space], as: UTF8.self))
-        else { return false }
-        message.timestamp = time
-        cursor.advance(space + 1)
-        return true
+        else { return nil }
+        return (time, space + 1)
     }
 
     private static let months: Set = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
@@ -94,24 +118,21 @@ enum RFC3164Parser {
         return words
     }
 
-    /// `name:`, `name[pid]:` or `name[pid]` followed by text: the tag, and where the message starts.
-    private static func parseTag(_ rest: UnsafeRawBufferPointer, _ word: Range<Int>) -> (name: String, pid: String?, end: Int)? {
+    /// `name:`, `name[pid]:` or `name[pid]` followed by text: the tag's name and PID, and where
+    /// the message starts.
+    private static func parseTag(_ rest: UnsafeRawBufferPointer, _ word: Range<Int>) -> (name: Range<Int>, pid: Range<Int>?, end: Int)? {
         guard !word.isEmpty, word.count <= 128 else { return nil }
         if let open = rest[word].firstIndex(of: UInt8(ascii: "[")), open > word.lowerBound,
            let close = rest[open..<word.upperBound].firstIndex(of: UInt8(ascii: "]")) {
             let after = close + 1
             guard after == word.upperBound || (after == word.upperBound - 1 && rest[after] == UInt8(ascii: ":")) else { return nil }
-            return (text(rest, word.lowerBound..<open), text(rest, (open + 1)..<close), word.upperBound + 1)
+            return (word.lowerBound..<open, (open + 1)..<close, word.upperBound + 1)
         }
         guard rest[word.upperBound - 1] == UInt8(ascii: ":"), word.count > 1 else { return nil }
-        return (text(rest, word.lowerBound..<(word.upperBound - 1)), nil, word.upperBound + 1)
+        return (word.lowerBound..<(word.upperBound - 1), nil, word.upperBound + 1)
     }
 
     static func text(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
         String(decoding: bytes[range], as: UTF8.self)
-    }
-
-    static func text(_ bytes: UnsafeRawBufferPointer, from start: Int) -> String {
-        start >= bytes.count ? "" : String(decoding: bytes[start...], as: UTF8.self)
     }
 }

@@ -1,17 +1,19 @@
 import DiagModel
 import Glibc
 
-/// RFC 5424 messages read straight into their packed rows (`PackedRecords`), without the
-/// `SyslogMessage`, the `LogRecord` and the metadata dictionary that `SyslogParser` and
-/// `SyslogMessage.record` make on the way: with those, `Benchmarks/syslog-tcp.sh` spent about
-/// 6 µs of diagd's syslog threads a record (`perf record -g`: the strings, the dictionary's
-/// hashing, its sorted keys written out as JSON), against rsyslogd's 2.5 µs for all of its work.
+/// Syslog messages (RFC 5424 and RFC 3164) read straight into their packed rows
+/// (`PackedRecords`), without the `SyslogMessage`, the `LogRecord` and the metadata dictionary
+/// that `SyslogParser` and `SyslogMessage.record` make on the way: with those,
+/// `Benchmarks/syslog-tcp.sh` spent about 6 µs of diagd's syslog threads a record (`perf record
+/// -g`: the strings, the dictionary's hashing, its sorted keys written out as JSON), against
+/// rsyslogd's 2.5 µs for all of its work.
 ///
 /// It gives the row `SyslogMessage.record` makes, byte for byte, or declines (`read` returns
-/// false) and the caller goes the general way, which then gives the record or the error:
-/// anything but RFC 5424 (`<PRI>1 `), any malformed message, text that is not well-formed
-/// UTF-8 (the general way repairs it), and metadata keys outside ASCII (where `String`'s
-/// equality and order are Unicode's, not the bytes'). `SyslogRowReaderTests` compares the two.
+/// false) and the caller goes the general way, which then gives the record or the error: any
+/// malformed message, text that is not well-formed UTF-8 (the general way repairs it), and
+/// metadata keys outside ASCII (where `String`'s equality and order are Unicode's, not the
+/// bytes'). It follows the general way's rules where they are shared (`SyslogCursor`,
+/// `RFC3164Parser.Header`); `SyslogRowReaderTests` and `Fuzz/Syslog` compare the two.
 struct SyslogRowReader {
     /// Everything the row takes that is not in the message's own bytes: header fields,
     /// structured data unescaped, metadata keys. Kept from message to message.
@@ -88,14 +90,35 @@ struct SyslogRowReader {
         return true
     }
 
-    // MARK: Reading (RFC5424Parser's rules; any refusal declines)
+    // MARK: Reading (SyslogParser's rules; any refusal declines)
 
     private mutating func parse(_ bytes: UnsafeRawBufferPointer, transport: StaticString, peer: String?) -> Bool {
         var cursor = SyslogCursor(bytes)
-        guard cursor.take(UInt8(ascii: "<")), let value = cursor.digits(maximumCount: 3), cursor.take(UInt8(ascii: ">")),
-              let priority = SyslogPriority(value: value), cursor.take(prefix: "1 ")
-        else { return false }
+        guard !cursor.atEnd else { return false }
+        var priority = SyslogPriority.missing
+        if cursor.take(UInt8(ascii: "<")) {
+            guard let value = cursor.digits(maximumCount: 3), cursor.take(UInt8(ascii: ">")),
+                  let parsed = SyslogPriority(value: value)
+            else { return false }
+            priority = parsed
+        }
         fields.priority = priority
+        fields.category = append(priority.facilityName)
+        // The header's keys differ from each other and come first: added without a look-up.
+        add(key: "syslogFacility", .text(fields.category))
+        add(key: "syslogSeverity", .text(append(priority.severityName)))
+        add(key: "syslogTransport", .text(append(transport)))
+        if cursor.take(prefix: "1 ") {
+            guard rfc5424(&cursor, bytes) else { return false }
+        } else {
+            guard rfc3164(cursor, bytes) else { return false }
+        }
+        if let peer { set(key: "syslogPeer", .text(append(peer))) }
+        return true
+    }
+
+    /// The rest of an RFC 5424 message (`RFC5424Parser`'s rules), after its `<PRI>1 `.
+    private mutating func rfc5424(_ cursor: inout SyslogCursor, _ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let time = field(&cursor, maximum: 48) else { return false }
         if let time {
             guard let value = Timestamp.parse(String(decoding: time, as: UTF8.self)) else { return false }
@@ -104,12 +127,7 @@ struct SyslogRowReader {
         guard let hostname = field(&cursor, maximum: 255), let appName = field(&cursor, maximum: 48),
               let processID = field(&cursor, maximum: 128), let messageID = field(&cursor, maximum: 32)
         else { return false }
-        fields.category = append(priority.facilityName)
-        // The header's keys differ from each other and come first: added without a look-up.
-        add(key: "syslogFacility", .text(fields.category))
-        add(key: "syslogSeverity", .text(append(priority.severityName)))
         add(key: "syslogFormat", .text(append("rfc5424")))
-        add(key: "syslogTransport", .text(append(transport)))
         if let hostname { add(key: "syslogHostname", .text(append(hostname))) }
         if let appName { fields.sender = append(appName) }
         if let processID { add(key: "syslogPID", .text(append(processID))) }
@@ -124,7 +142,26 @@ struct SyslogRowReader {
             guard UTF8Validation.isValid(UnsafeRawBufferPointer(rebasing: bytes[fields.message]).assumingMemoryBound(to: UInt8.self))
             else { return false }
         }
-        if let peer { set(key: "syslogPeer", .text(append(peer))) }
+        return true
+    }
+
+    /// The rest of a BSD message (`RFC3164Parser.Header`'s rules), after its PRI if it has one:
+    /// what `glibc`'s `syslog()`, `logger` and Python's `SysLogHandler` send.
+    private mutating func rfc3164(_ cursor: SyslogCursor, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        let start = cursor.position
+        let rest = cursor.remaining
+        // Well-formed UTF-8 or the general way, which repairs it; every part the header cuts
+        // from well-formed text is well-formed.
+        guard UTF8Validation.isValid(rest.assumingMemoryBound(to: UInt8.self)) else { return false }
+        let header = RFC3164Parser.Header(rest)
+        fields.timestamp = header.timestamp
+        add(key: "syslogFormat", .text(append("rfc3164")))
+        if let hostname = header.hostname { add(key: "syslogHostname", .text(append(UnsafeRawBufferPointer(rebasing: rest[hostname])))) }
+        if let tag = header.tag {
+            fields.sender = append(UnsafeRawBufferPointer(rebasing: rest[tag.name]))
+            if let pid = tag.pid { add(key: "syslogPID", .text(append(UnsafeRawBufferPointer(rebasing: rest[pid])))) }
+        }
+        fields.message = (start + header.message.lowerBound)..<(start + header.message.upperBound)
         return true
     }
 
