@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# Syslog over TCP (RFC 6587, LF-framed RFC 5424 lines) into diagd --syslog-tcp beside Debian's
-# rsyslogd imtcp -> omfile (started privately), in one run: the same pre-rendered lines from 4
-# sending processes (cat to /dev/tcp), while 500 more connections stay open and idle. Each
-# figure is records/s from the first send until the last record is durable (diagd: read, then
-# committed, answered by a sync; rsyslog: written by omfile to its file, not fsynced). Prints
-# diagd's threads while it serves the 504 connections (its syslog loop serves them all with two
-# workers), its CPU per record and its peak RSS.
+# Syslog over TCP (RFC 6587, LF-framed RFC 5424 lines; RFC 3164 with FORMAT=rfc3164) into diagd
+# --syslog-tcp beside Debian's rsyslogd imtcp -> omfile (started privately), in one run: the
+# same pre-rendered lines from 4 sending processes (cat to /dev/tcp), while 500 more connections
+# stay open and idle. Each figure is records/s from the first send until the last record is
+# durable (diagd: read, then committed, answered by a sync; rsyslog: written by omfile to its
+# file, not fsynced). Prints diagd's threads while it serves the 504 connections (its syslog loop
+# serves them all with two workers), its CPU per record and its peak RSS.
 #
 #   Benchmarks/syslog-tcp.sh [records-per-sender]     (default 100000; 4 senders)
 #   DIAGD_BASELINE=PATH Benchmarks/syslog-tcp.sh ...   also runs another diagd binary (an earlier
 #                                                      build) under the same load, printed beside
+#   FORMAT=rfc3164 Benchmarks/syslog-tcp.sh ...        BSD lines instead, as glibc's syslog() and
+#                                                      logger write them (`<PRI>Mmm dd hh:mm:ss
+#                                                      bench diag-bench-ingest[PID]: MESSAGE`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
@@ -17,6 +20,8 @@ PER_SENDER=${1:-100000}
 SENDERS=4
 IDLE=500
 TOTAL=$((PER_SENDER * SENDERS))
+FORMAT=${FORMAT:-rfc5424}
+case "$FORMAT" in rfc5424|rfc3164) ;; *) echo "FORMAT must be rfc5424 or rfc3164, not $FORMAT" >&2; exit 64 ;; esac
 
 swift build -c release --product diagd >/dev/null
 swift build -c release --product diag-bench-ingest >/dev/null
@@ -45,7 +50,8 @@ time.sleep(3600)' "$1" "$IDLE" >"$WORK/idle.out" &
 }
 
 echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
-for i in $(seq 1 $SENDERS); do "$BIN/diag-bench-ingest" render --records "$PER_SENDER" --seed "$i" --output "$WORK/rfc5424-$i.txt"; done
+for i in $(seq 1 $SENDERS); do "$BIN/diag-bench-ingest" render --records "$PER_SENDER" --seed "$i" --format "$FORMAT" --output "$WORK/lines-$i.txt"; done
+echo "lines: $FORMAT, e.g. $(head -c 160 "$WORK/lines-1.txt" | head -n 1)"
 
 echo "== rsyslogd imtcp -> omfile: $SENDERS senders x $PER_SENDER lines, $IDLE idle connections"
 RSYSLOG_PORT=$(free_port)
@@ -61,7 +67,7 @@ RSYSLOG_PID=$!
 for _ in $(seq 1 100); do (echo -n >"/dev/tcp/127.0.0.1/$RSYSLOG_PORT") 2>/dev/null && break; sleep 0.05; done
 hold_idle "$RSYSLOG_PORT"
 START=$(date +%s.%N)
-for i in $(seq 1 $SENDERS); do cat "$WORK/rfc5424-$i.txt" >"/dev/tcp/127.0.0.1/$RSYSLOG_PORT" & done
+for i in $(seq 1 $SENDERS); do cat "$WORK/lines-$i.txt" >"/dev/tcp/127.0.0.1/$RSYSLOG_PORT" & done
 wait_for_lines "$WORK/rsyslog/messages" "$TOTAL" "$RSYSLOG_PID" || { echo "rsyslogd exited: $(cat "$WORK/rsyslog/stderr")" >&2; exit 1; }
 END=$(date +%s.%N)
 RSYSLOG_THREADS=$(ls "/proc/$RSYSLOG_PID/task" | wc -l)
@@ -81,7 +87,7 @@ run_diagd() {
     for _ in $(seq 1 200); do [[ -S "$WORK/diagd.sock" ]] && break; sleep 0.05; done
     hold_idle "$port"
     start=$(date +%s.%N)
-    for i in $(seq 1 $SENDERS); do cat "$WORK/rfc5424-$i.txt" >"/dev/tcp/127.0.0.1/$port" & done
+    for i in $(seq 1 $SENDERS); do cat "$WORK/lines-$i.txt" >"/dev/tcp/127.0.0.1/$port" & done
     threads=$(ls "/proc/$pid/task" | wc -l)
     lost=$(python3 Benchmarks/syslog_sender.py wait-diagd "$WORK/diagd.sock" "$TOTAL")
     end=$(date +%s.%N)

@@ -4,7 +4,7 @@ import Foundation
 ///
 ///   diag-bench-ingest bare --records N --database PATH [--batch 5000]
 ///   diag-bench-ingest load --records N --socket PATH [--sync-every 5000] [--seed K] [--start-at T]
-///   diag-bench-ingest render --records N --output PATH [--seed K]
+///   diag-bench-ingest render --records N --output PATH [--seed K] [--format rfc3164]
 ///
 ///   diag-bench-ingest log --records N --socket PATH --tag T [--activity ID]
 ///
@@ -43,7 +43,8 @@ if mode == "log" {
 let records = BenchRecords.make(count: count, seed: seed)
 if mode == "render" {
     guard let output = value("--output", in: arguments) else { fail("render needs --output PATH") }
-    do { try RFC5424Render.write(records, seed: seed, to: output) } catch {
+    let bsd = value("--format", in: arguments) == "rfc3164"
+    do { try RFC5424Render.write(records, seed: seed, to: output, bsd: bsd) } catch {
         FileHandle.standardError.write(Data("diag-bench-ingest: error: cannot write \(output): \(error)\n".utf8))
         exit(1)
     }
