@@ -1,16 +1,10 @@
 #!/bin/bash
 # Builds Fuzz/Chunk/build/chunk-fuzzer: libFuzzer + AddressSanitizer over the DiagModel and
-# DiagStore sources, each compiled as its own module as SwiftPM would (SQLite is the system's).
-set -euo pipefail
+# DiagStore sources, each compiled as its own module as SwiftPM would (SQLite is the system's;
+# Fuzz/lib.sh).
 cd "$(dirname "$0")"
-root=../..
-out=build
-mkdir -p "$out"
-flags=(-O -g -parse-as-library -sanitize=fuzzer,address -swift-version 6)
-swiftc "${flags[@]}" -emit-library -static -module-name DiagModel -emit-module-path "$out/DiagModel.swiftmodule" \
-    $(find "$root/Sources/DiagModel" -name '*.swift') -o "$out/libDiagModel.a"
-swiftc "${flags[@]}" -emit-library -static -module-name DiagStore -emit-module-path "$out/DiagStore.swiftmodule" \
-    -I "$out" -I "$root/Sources/CSQLite" $(find "$root/Sources/DiagStore" -name '*.swift') -o "$out/libDiagStore.a"
-swiftc "${flags[@]}" -use-ld=lld -I "$out" -I "$root/Sources/CSQLite" ChunkFuzzer.swift "$out/libDiagStore.a" "$out/libDiagModel.a" \
-    -lsqlite3 -lm -o "$out/chunk-fuzzer"
-echo "built $(pwd)/$out/chunk-fuzzer"
+source ../lib.sh
+fuzz_module DiagModel
+fuzz_module DiagStore -I "$fuzz_root/Sources/CSQLite"
+fuzz_link chunk-fuzzer -I "$fuzz_root/Sources/CSQLite" ChunkFuzzer.swift "$fuzz_out/libDiagStore.a" "$fuzz_out/libDiagModel.a" \
+    -lsqlite3 -lm

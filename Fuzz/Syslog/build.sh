@@ -2,18 +2,12 @@
 # Builds Fuzz/Syslog/build/syslog-fuzzer: libFuzzer + AddressSanitizer over DiagModel and the
 # files of DiagIngest that read syslog bytes (the framer, both parsers, the row reader and what
 # they use), compiled with the harness as one module so that it reaches their internal API as
-# diagd does. A file they come to need that is not listed here fails this build: add it.
-set -euo pipefail
+# diagd does (Fuzz/lib.sh). A file they come to need that is not listed here fails this build:
+# add it.
 cd "$(dirname "$0")"
-root=../..
-out=build
-mkdir -p "$out"
-flags=(-O -g -parse-as-library -sanitize=fuzzer,address -swift-version 6)
-swiftc "${flags[@]}" -emit-library -static -module-name DiagModel -emit-module-path "$out/DiagModel.swiftmodule" \
-    $(find "$root/Sources/DiagModel" -name '*.swift') -o "$out/libDiagModel.a"
-ingest="$root/Sources/DiagIngest"
-swiftc "${flags[@]}" -use-ld=lld -I "$out" -module-name SyslogFuzzer SyslogFuzzer.swift \
+source ../lib.sh
+fuzz_module DiagModel
+ingest="$fuzz_root/Sources/DiagIngest"
+fuzz_link syslog-fuzzer -module-name SyslogFuzzer SyslogFuzzer.swift \
     "$ingest"/Syslog/{SyslogStreamFramer,SyslogParser,RFC5424Parser,SyslogMessage,SyslogRecordMapping,SyslogSeverity,SyslogRowReader}.swift \
-    "$ingest"/{PeerIdentity,IngestError}.swift \
-    "$out/libDiagModel.a" -lm -o "$out/syslog-fuzzer"
-echo "built $(pwd)/$out/syslog-fuzzer"
+    "$ingest"/{PeerIdentity,IngestError}.swift "$fuzz_out/libDiagModel.a" -lm
