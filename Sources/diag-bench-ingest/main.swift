@@ -7,6 +7,7 @@ import Foundation
 ///   diag-bench-ingest render --records N --output PATH [--seed K] [--format rfc3164]
 ///
 ///   diag-bench-ingest log --records N --socket PATH --tag T [--activity ID]
+///   diag-bench-ingest datagrams --input FILE --socket PATH    (each line one datagram)
 ///
 /// `log` logs through DiagClient's `Logger` (for tests of several real client processes).
 /// The others each print one line: `<mode> records=N seconds=S rate=R finished=T` (T in Unix
@@ -23,6 +24,20 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "datagrams" {
+    guard let input = value("--input", in: arguments), let socket = value("--socket", in: arguments) else {
+        fail("datagrams needs --input FILE --socket PATH")
+    }
+    let start = Date()
+    do {
+        let sent = try DatagramSender.run(lines: input, socket: socket)
+        print("datagrams sent=\(sent) seconds=\(String(format: "%.3f", Date().timeIntervalSince(start)))")
+    } catch {
+        FileHandle.standardError.write(Data("diag-bench-ingest: error: datagrams to \(socket): \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
 guard let mode = arguments.first, ["bare", "load", "log", "render"].contains(mode) else {
     fail("usage: diag-bench-ingest bare --records N --database PATH [--batch 5000] | load --records N --socket PATH [--sync-every 5000] [--seed K]")
 }
