@@ -21,17 +21,11 @@ PER_CLIENT=${1:-250000}
 CLIENTS=4
 TOTAL=$((PER_CLIENT * CLIENTS))
 
-swift build -c release --product diagd >/dev/null
-swift build -c release --product diag-bench-ingest >/dev/null
-BIN=$(swift build -c release --show-bin-path)
+build_ingest_tools
 
 WORK=$(mktemp -d /tmp/diag-bench-ingest.XXXXXX)
 DIAGD_PID=""
-cleanup() {
-    if [[ -n "$DIAGD_PID" ]] && kill -0 "$DIAGD_PID" 2>/dev/null; then kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID" || true; fi
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+trap cleanup_benchmark EXIT
 
 echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 ROUNDS=${ROUNDS:-1}
@@ -42,16 +36,9 @@ run_rsyslog() {
 echo "== rsyslogd imtcp -> omfile: $CLIENTS senders x $PER_CLIENT RFC 5424 lines"
 RSYSLOG_PORT=$((20000 + RANDOM % 20000))
 rm -rf "$WORK/rsyslog"
-mkdir -p "$WORK/rsyslog"
-cat >"$WORK/rsyslog/rsyslog.conf" <<CONF
-global(workDirectory="$WORK/rsyslog")
-module(load="imtcp")
-input(type="imtcp" port="$RSYSLOG_PORT" address="127.0.0.1")
-template(name="received" type="string" string="%timestamp:::date-rfc3339% %hostname% %app-name%[%procid%] %msgid% %structured-data% %msg%\n")
-action(type="omfile" file="$WORK/rsyslog/messages" template="received")
-CONF
-/usr/sbin/rsyslogd -n -f "$WORK/rsyslog/rsyslog.conf" -i "$WORK/rsyslog/rsyslogd.pid" 2>"$WORK/rsyslog/stderr" &
-RSYSLOG_PID=$!
+start_rsyslog "$WORK/rsyslog" 'module(load="imtcp")' "input(type=\"imtcp\" port=\"$RSYSLOG_PORT\" address=\"127.0.0.1\")" \
+    'template(name="received" type="string" string="%timestamp:::date-rfc3339% %hostname% %app-name%[%procid%] %msgid% %structured-data% %msg%\n")' \
+    "action(type=\"omfile\" file=\"$WORK/rsyslog/messages\" template=\"received\")"
 for _ in $(seq 1 100); do (echo -n >"/dev/tcp/127.0.0.1/$RSYSLOG_PORT") 2>/dev/null && break; sleep 0.05; done
 RSYSLOG_START=$(date +%s.%N)
 for i in $(seq 1 $CLIENTS); do cat "$WORK/rfc5424-$i.txt" >"/dev/tcp/127.0.0.1/$RSYSLOG_PORT" & done

@@ -56,3 +56,39 @@ stored_records() {
         sqlite3 "$f" "select count(*) from records where $condition" 2>/dev/null || echo 0
     done | awk '{ s += $1 } END { print s + 0 }'
 }
+
+# Ends what a benchmark started, however the script ends (`trap cleanup_benchmark EXIT`): the
+# processes in IDLE_PID, DIAGD_PID and RSYSLOG_PID when set and alive (diagd waited for, so that
+# it closes its store), then the scratch folder WORK.
+cleanup_benchmark() {
+    if [[ -n "${IDLE_PID:-}" ]] && kill -0 "$IDLE_PID" 2>/dev/null; then kill -TERM "$IDLE_PID"; fi
+    if [[ -n "${DIAGD_PID:-}" ]] && kill -0 "$DIAGD_PID" 2>/dev/null; then kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID" || true; fi
+    if [[ -n "${RSYSLOG_PID:-}" ]] && kill -0 "$RSYSLOG_PID" 2>/dev/null; then kill -TERM "$RSYSLOG_PID"; fi
+    if [[ -n "${WORK:-}" ]]; then rm -rf "$WORK"; fi
+}
+
+# Starts Debian's rsyslogd privately (in the background, not as a daemon) with DIR/rsyslog.conf:
+# its work directory DIR, then the configuration lines given (the input module and input, the
+# action writing DIR/messages); its errors go to DIR/stderr. Sets RSYSLOG_PID.
+# Usage: start_rsyslog DIR 'module(load="imtcp")' 'input(…)' 'action(type="omfile" …)'
+start_rsyslog() {
+    local dir=$1; shift
+    mkdir -p "$dir"
+    { echo "global(workDirectory=\"$dir\")"; printf '%s\n' "$@"; } >"$dir/rsyslog.conf"
+    /usr/sbin/rsyslogd -n -f "$dir/rsyslog.conf" -i "$dir/rsyslogd.pid" 2>"$dir/stderr" &
+    RSYSLOG_PID=$!
+}
+
+# Builds diagd and diag-bench-ingest (release) and sets BIN to the folder they are in.
+build_ingest_tools() {
+    swift build -c release --product diagd >/dev/null
+    swift build -c release --product diag-bench-ingest >/dev/null
+    BIN=$(swift build -c release --show-bin-path)
+}
+
+# Sets FORMAT, the syslog lines a benchmark renders (rfc5424 or rfc3164), to DEFAULT when unset;
+# exits 64 on anything else. Usage: syslog_format DEFAULT
+syslog_format() {
+    FORMAT=${FORMAT:-$1}
+    case "$FORMAT" in rfc5424|rfc3164) ;; *) echo "FORMAT must be rfc5424 or rfc3164, not $FORMAT" >&2; exit 64 ;; esac
+}

@@ -24,25 +24,13 @@ SENDER="python3 Benchmarks/syslog_sender.py"
 WORK=$(mktemp -d /tmp/diag-bench-syslog.XXXXXX)
 DIAGD_PID=""
 RSYSLOG_PID=""
-cleanup() {
-    if [[ -n "$DIAGD_PID" ]] && kill -0 "$DIAGD_PID" 2>/dev/null; then kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID" || true; fi
-    if [[ -n "$RSYSLOG_PID" ]] && kill -0 "$RSYSLOG_PID" 2>/dev/null; then kill -TERM "$RSYSLOG_PID"; fi
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+trap cleanup_benchmark EXIT
 now() { date +%s.%N; }
 
 echo "== rsyslogd, imuxsock on a private socket (rate limiting off), omfile: $COUNT datagrams"
-mkdir -p "$WORK/rsyslog"
-cat >"$WORK/rsyslog/rsyslog.conf" <<CONF
-global(workDirectory="$WORK/rsyslog")
-module(load="imuxsock" SysSock.Use="off")
-input(type="imuxsock" Socket="$WORK/rsyslog/log" RateLimit.Interval="0")
-action(type="omfile" file="$WORK/rsyslog/messages")
-CONF
-/usr/sbin/rsyslogd -f "$WORK/rsyslog/rsyslog.conf" -i "$WORK/rsyslog/rsyslogd.pid"
-for _ in $(seq 100); do [[ -S "$WORK/rsyslog/log" && -s "$WORK/rsyslog/rsyslogd.pid" ]] && break; sleep 0.05; done
-RSYSLOG_PID=$(cat "$WORK/rsyslog/rsyslogd.pid")
+start_rsyslog "$WORK/rsyslog" 'module(load="imuxsock" SysSock.Use="off")' \
+    "input(type=\"imuxsock\" Socket=\"$WORK/rsyslog/log\" RateLimit.Interval=\"0\")" "action(type=\"omfile\" file=\"$WORK/rsyslog/messages\")"
+for _ in $(seq 100); do [[ -S "$WORK/rsyslog/log" ]] && break; sleep 0.05; done
 START=$(now)
 $SENDER syslog "$WORK/rsyslog/log" "$COUNT"
 wait_for_lines "$WORK/rsyslog/messages" "$COUNT" "$RSYSLOG_PID"

@@ -18,23 +18,15 @@ source Benchmarks/lib.sh
 PER_SENDER=${1:-100000}
 SENDERS=4
 TOTAL=$((PER_SENDER * SENDERS))
-FORMAT=${FORMAT:-rfc3164}
-case "$FORMAT" in rfc5424|rfc3164) ;; *) echo "FORMAT must be rfc5424 or rfc3164, not $FORMAT" >&2; exit 64 ;; esac
+syslog_format rfc3164
 [ -x /usr/sbin/rsyslogd ] || { echo "syslog-socket.sh: /usr/sbin/rsyslogd is missing (make setup installs rsyslog)" >&2; exit 1; }
 
-swift build -c release --product diagd >/dev/null
-swift build -c release --product diag-bench-ingest >/dev/null
-BIN=$(swift build -c release --show-bin-path)
+build_ingest_tools
 
 WORK=$(mktemp -d /tmp/diag-bench-syslog-socket.XXXXXX)
 DIAGD_PID=""
 RSYSLOG_PID=""
-cleanup() {
-    if [[ -n "$DIAGD_PID" ]] && kill -0 "$DIAGD_PID" 2>/dev/null; then kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID" || true; fi
-    if [[ -n "$RSYSLOG_PID" ]] && kill -0 "$RSYSLOG_PID" 2>/dev/null; then kill -TERM "$RSYSLOG_PID"; fi
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+trap cleanup_benchmark EXIT
 # Sends every sender's lines to socket $1 at once, and waits for the senders.
 send_all() {
     local socket=$1 i pids=()
@@ -47,15 +39,8 @@ for i in $(seq 1 $SENDERS); do "$BIN/diag-bench-ingest" render --records "$PER_S
 echo "lines: $FORMAT, e.g. $(head -c 160 "$WORK/lines-1.txt" | head -n 1)"
 
 echo "== rsyslogd imuxsock -> omfile: $SENDERS senders x $PER_SENDER datagrams"
-mkdir -p "$WORK/rsyslog"
-cat >"$WORK/rsyslog/rsyslog.conf" <<CONF
-global(workDirectory="$WORK/rsyslog")
-module(load="imuxsock" SysSock.Use="off")
-input(type="imuxsock" Socket="$WORK/rsyslog/log" RateLimit.Interval="0")
-action(type="omfile" file="$WORK/rsyslog/messages")
-CONF
-/usr/sbin/rsyslogd -n -f "$WORK/rsyslog/rsyslog.conf" -i "$WORK/rsyslog/rsyslogd.pid" 2>"$WORK/rsyslog/stderr" &
-RSYSLOG_PID=$!
+start_rsyslog "$WORK/rsyslog" 'module(load="imuxsock" SysSock.Use="off")' \
+    "input(type=\"imuxsock\" Socket=\"$WORK/rsyslog/log\" RateLimit.Interval=\"0\")" "action(type=\"omfile\" file=\"$WORK/rsyslog/messages\")"
 for _ in $(seq 100); do [[ -S "$WORK/rsyslog/log" ]] && break; sleep 0.05; done
 START=$(date +%s.%N)
 send_all "$WORK/rsyslog/log"

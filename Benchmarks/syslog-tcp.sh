@@ -20,24 +20,15 @@ PER_SENDER=${1:-100000}
 SENDERS=4
 IDLE=500
 TOTAL=$((PER_SENDER * SENDERS))
-FORMAT=${FORMAT:-rfc5424}
-case "$FORMAT" in rfc5424|rfc3164) ;; *) echo "FORMAT must be rfc5424 or rfc3164, not $FORMAT" >&2; exit 64 ;; esac
+syslog_format rfc5424
 
-swift build -c release --product diagd >/dev/null
-swift build -c release --product diag-bench-ingest >/dev/null
-BIN=$(swift build -c release --show-bin-path)
+build_ingest_tools
 
 WORK=$(mktemp -d /tmp/diag-bench-syslog-tcp.XXXXXX)
 DIAGD_PID=""
 RSYSLOG_PID=""
 IDLE_PID=""
-cleanup() {
-    if [[ -n "$IDLE_PID" ]] && kill -0 "$IDLE_PID" 2>/dev/null; then kill -TERM "$IDLE_PID"; fi
-    if [[ -n "$DIAGD_PID" ]] && kill -0 "$DIAGD_PID" 2>/dev/null; then kill -TERM "$DIAGD_PID"; wait "$DIAGD_PID" || true; fi
-    if [[ -n "$RSYSLOG_PID" ]] && kill -0 "$RSYSLOG_PID" 2>/dev/null; then kill -TERM "$RSYSLOG_PID"; fi
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+trap cleanup_benchmark EXIT
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # Holds $IDLE connections to 127.0.0.1:$1 open, sending nothing, until killed.
 hold_idle() {
@@ -55,15 +46,8 @@ echo "lines: $FORMAT, e.g. $(head -c 160 "$WORK/lines-1.txt" | head -n 1)"
 
 echo "== rsyslogd imtcp -> omfile: $SENDERS senders x $PER_SENDER lines, $IDLE idle connections"
 RSYSLOG_PORT=$(free_port)
-mkdir -p "$WORK/rsyslog"
-cat >"$WORK/rsyslog/rsyslog.conf" <<CONF
-global(workDirectory="$WORK/rsyslog")
-module(load="imtcp" MaxSessions="1000")
-input(type="imtcp" port="$RSYSLOG_PORT" address="127.0.0.1")
-action(type="omfile" file="$WORK/rsyslog/messages")
-CONF
-/usr/sbin/rsyslogd -n -f "$WORK/rsyslog/rsyslog.conf" -i "$WORK/rsyslog/rsyslogd.pid" 2>"$WORK/rsyslog/stderr" &
-RSYSLOG_PID=$!
+start_rsyslog "$WORK/rsyslog" 'module(load="imtcp" MaxSessions="1000")' \
+    "input(type=\"imtcp\" port=\"$RSYSLOG_PORT\" address=\"127.0.0.1\")" "action(type=\"omfile\" file=\"$WORK/rsyslog/messages\")"
 for _ in $(seq 1 100); do (echo -n >"/dev/tcp/127.0.0.1/$RSYSLOG_PORT") 2>/dev/null && break; sleep 0.05; done
 hold_idle "$RSYSLOG_PORT"
 START=$(date +%s.%N)
