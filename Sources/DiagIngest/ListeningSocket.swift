@@ -19,31 +19,67 @@ final class ListeningSocket {
         // remove the path.
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .system("cannot create a Unix socket") }
+        // Bound under a name of its own beside `path` and linked to `path` once it listens: a
+        // client that waits for the file to appear (a script's `[ -S … ]`, a test) never finds it
+        // refusing connections between bind and listen (a CI run under load failed so:
+        // ECONNREFUSED on a file just made). `link`, unlike `rename`, fails when `path` exists, so
+        // two daemons starting at once still cannot both take it. An abstract name, or one too
+        // long for a staging name beside it, is bound directly.
+        let staging = Self.stagingPath(for: path)
+        let bindAddress = staging.flatMap { try? UnixSocketAddress(path: $0) } ?? address
+        let file = staging ?? path
+        if let staging { unlink(staging) }
         // The umask decides the mode bind gives the file; chmod right after keeps the window closed.
         let oldMask = umask(0o177)
-        let bound = address.withSockaddr { bind(descriptor, $0, $1) }
+        let bound = bindAddress.withSockaddr { bind(descriptor, $0, $1) }
         let bindErrno = errno
         umask(oldMask)
         guard bound == 0 else {
             Glibc.close(descriptor)
             throw .system("cannot bind the socket \(path)", errno: bindErrno)
         }
-        guard chmod(path, mode) == 0 else {
+        guard chmod(file, mode) == 0 else {
             let code = errno
-            Glibc.close(descriptor); unlink(path)
+            Glibc.close(descriptor); unlink(file)
             throw .system("cannot set mode \(String(mode, radix: 8)) on \(path)", errno: code)
         }
-        if let groupID, chown(path, uid_t.max, groupID) != 0 {
+        if let groupID, chown(file, uid_t.max, groupID) != 0 {
             let code = errno
-            Glibc.close(descriptor); unlink(path)
+            Glibc.close(descriptor); unlink(file)
             throw .system("cannot give \(path) to group \(groupID)", errno: code)
         }
         guard listen(descriptor, backlog) == 0 else {
             let code = errno
-            Glibc.close(descriptor); unlink(path)
+            Glibc.close(descriptor); unlink(file)
             throw .system("cannot listen on \(path)", errno: code)
         }
+        if let staging {
+            var linked = link(staging, path) == 0
+            var code = errno
+            // A file system without hard links: moved instead (`path` was free a moment ago).
+            if !linked, code == EPERM || code == EOPNOTSUPP || code == EMLINK {
+                linked = rename(staging, path) == 0
+                code = errno
+            }
+            guard linked else {
+                Glibc.close(descriptor); unlink(staging)
+                // EEXIST: another daemon bound `path` meanwhile, what bind itself says EADDRINUSE to.
+                throw .system("cannot bind the socket \(path)", errno: code == EEXIST ? EADDRINUSE : code)
+            }
+            unlink(staging)
+        }
         self.descriptor = descriptor
+    }
+
+    /// `DIR/.NAME.PID.binding` beside `path` (`.NAME.PID.binding` for a bare name); nil for an
+    /// abstract name (`@…`, no file) or when it would not fit a Unix socket address.
+    static func stagingPath(for path: String) -> String? {
+        guard !path.hasPrefix("@"), !path.hasSuffix("/") else { return nil }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let staging = "\(folder).\(name).\(getpid()).binding"
+        return staging.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) ? staging : nil
     }
 
     func close() {
