@@ -1,3 +1,4 @@
+import DiagProtocol
 import Foundation
 import Glibc
 
@@ -15,14 +16,8 @@ enum DatagramSender {
         let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(socket.utf8)
-        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw POSIXError(.ENAMETOOLONG) }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let address = try UnixSocketAddress(path: socket)
+        let connected = address.withSockaddr { connect(descriptor, $0, $1) }
         guard connected == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var sent = 0
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in

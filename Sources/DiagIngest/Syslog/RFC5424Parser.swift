@@ -1,4 +1,5 @@
 import DiagModel
+import Glibc
 
 /// `TIMESTAMP HOSTNAME APP-NAME PROCID MSGID SD [MSG]` after `<PRI>1 ` (RFC 5424 §6): strict
 /// about the header and the structured data, since a sender that writes `1 ` means this format.
@@ -106,10 +107,12 @@ struct SyslogCursor {
         return true
     }
 
-    mutating func take(prefix: String) -> Bool {
-        let expected = Array(prefix.utf8)
-        guard bytes.count - position >= expected.count, bytes[position..<(position + expected.count)].elementsEqual(expected) else { return false }
-        position += expected.count
+    /// Takes `prefix` when the bytes go on with it (a literal: no array made per message).
+    mutating func take(prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard bytes.count - position >= count, count == 0 || memcmp(bytes.baseAddress! + position, prefix.utf8Start, count) == 0
+        else { return false }
+        position += count
         return true
     }
 
