@@ -168,4 +168,39 @@ import TestSupport
         let error = try #require(throws: StoreError.self) { try StoreInfo.load(from: url) }
         #expect("\(error)".contains("chunks[0].timeSamples[1]"), "\(error)")
     }
+
+    /// `Info.json` comes from anywhere a store or bundle does: what is not a regular file, or is
+    /// over the bound, is refused by name before it is read (a FIFO would hold the open until
+    /// something wrote to it; a sparse file one byte over the bound holds no data to read), and
+    /// a missing one says it cannot be read and why. What is read is what was checked: the
+    /// checks and the read go through one descriptor.
+    @Test func infoThatIsNoFileOrTooLargeIsRefusedUnread() throws {
+        let folder = try TemporaryDirectory()
+        let fifo = folder.file("fifo")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let fifoError = try #require(throws: StoreError.self) { try StoreInfo.load(from: fifo) }
+        #expect("\(fifoError)".contains("Info.json is not a regular file"), "\(fifoError)")
+
+        let directory = folder.file("directory")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        let directoryError = try #require(throws: StoreError.self) { try StoreInfo.load(from: directory) }
+        #expect("\(directoryError)".contains("Info.json is not a regular file"), "\(directoryError)")
+
+        let large = folder.file("large")
+        #expect(FileManager.default.createFile(atPath: large.path, contents: Data("{}".utf8)))
+        #expect(truncate(large.path, off_t(StoreInfo.maximumFileSize + 1)) == 0)
+        let largeError = try #require(throws: StoreError.self) { try StoreInfo.load(from: large) }
+        #expect("\(largeError)".contains("over the bound of \(StoreInfo.maximumFileSize) bytes"), "\(largeError)")
+
+        let missingError = try #require(throws: StoreError.self) { try StoreInfo.load(from: folder.file("missing")) }
+        #expect("\(missingError)".contains("cannot read Info.json"), "\(missingError)")
+        #expect("\(missingError)".contains("No such file or directory"), "\(missingError)")
+
+        // At the bound exactly, the file is read (and refused as JSON, not for its size).
+        let atBound = folder.file("at-bound")
+        #expect(FileManager.default.createFile(atPath: atBound.path, contents: Data("{}".utf8)))
+        #expect(truncate(atBound.path, off_t(StoreInfo.maximumFileSize)) == 0)
+        let atBoundError = try #require(throws: StoreError.self) { try StoreInfo.load(from: atBound) }
+        #expect(!"\(atBoundError)".contains("over the bound"), "\(atBoundError)")
+    }
 }

@@ -84,7 +84,10 @@ public final class RecordCursor {
     public func disjointParts(threads: Int = 2) -> [RecordCursorPart]? {
         guard filter.limit == nil, active.isEmpty, handedOut == nil, !pending.isEmpty,
               pending.allSatisfy(\.sealed) else { return nil }
-        for (earlier, later) in zip(pending, pending.dropFirst()) {
+        // Indices, not `zip(pending, pending.dropFirst())`: making `Zip2Sequence`'s metadata at
+        // run time cost 0.15 ms of every `diag show` (a look-up through every conformance record).
+        for index in pending.indices.dropLast() {
+            let earlier = pending[index], later = pending[index + 1]
             guard earlier.sequence < later.sequence,
                   let newest = earlier.newestTimestamp, let oldest = later.oldestTimestamp, newest < oldest
             else { return nil }
@@ -176,7 +179,8 @@ public final class RecordCursor {
         let size = total / Double(count)
         var result: [(chunk: ChunkInfo, filter: StoreFilter, task: Int)] = []
         var before = 0.0
-        for (chunk, estimate) in zip(chunks, estimates) {
+        for index in chunks.indices {
+            let chunk = chunks[index], estimate = estimates[index]
             defer { before += estimate }
             guard count > 1, estimate > 0 else {
                 result.append((chunk, filter, count > 1 ? min(count - 1, Int(before / size)) : 0))

@@ -112,25 +112,10 @@ extension StoreInfo {
 
     /// Reads a store's `Info.json`, bounded and checked (`diag verify` reads a bundle's with it).
     public static func load(from url: URL) throws -> StoreInfo {
-        let data: Data
-        do {
-            // Bounded before it is read: Info.json may come from a bundle made elsewhere.
-            var status = stat()
-            if stat(url.path, &status) == 0 {
-                guard status.st_mode & S_IFMT == S_IFREG else {
-                    throw StoreError(.badInfo, path: url.path, reason: "Info.json is not a regular file")
-                }
-                guard status.st_size <= maximumFileSize else {
-                    throw StoreError(.badInfo, path: url.path, reason: "Info.json is \(status.st_size) bytes, over the bound of \(maximumFileSize) bytes")
-                }
-            }
-            data = try Data(contentsOf: url)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(.badInfo, path: url.path, reason: "cannot read Info.json (\(error.localizedDescription))")
-        }
-        if let info = data.withUnsafeBytes({ fastDecode($0.bindMemory(to: UInt8.self)) }) { return info }
+        let path = url.path
+        let bytes = try readFile(path)
+        if let info = bytes.withUnsafeBufferPointer({ fastDecode($0) }) { return info }
+        let data = Data(bytes)
         do {
             return try JSONDecoder().decode(StoreInfo.self, from: data)
         } catch let DecodingError.keyNotFound(key, context) {
@@ -148,6 +133,46 @@ extension StoreInfo {
             }
             throw StoreError(.badInfo, path: url.path, reason: "Info.json is not a JSON object of a store (formatVersion, identifier, chunks)\(detail)")
         }
+    }
+
+    /// The file's bytes, bounded before they are read (Info.json may come from a bundle made
+    /// elsewhere): opened, checked to be a regular file of at most `maximumFileSize` bytes, and
+    /// read through the same descriptor, so that what is checked is what is read. With POSIX
+    /// calls rather than `Data(contentsOf:)`, whose first use in a process cost 0.15 ms of every
+    /// query (Foundation's URL and file-reading set-up).
+    static func readFile(_ path: String) throws -> [UInt8] {
+        func failure(_ what: String) -> StoreError {
+            StoreError(.badInfo, path: path, reason: "cannot read Info.json (\(what): \(String(cString: strerror(errno))))")
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)  // a FIFO must not block the open
+        guard descriptor >= 0 else { throw failure("open") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure("fstat") }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw StoreError(.badInfo, path: path, reason: "Info.json is not a regular file")
+        }
+        guard Int64(status.st_size) <= maximumFileSize else {
+            throw StoreError(.badInfo, path: path, reason: "Info.json is \(status.st_size) bytes, over the bound of \(maximumFileSize) bytes")
+        }
+        // One byte more than the size says, to see a file that grew meanwhile (read to the bound).
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
+        var count = 0
+        while true {
+            if count == bytes.count {
+                guard Int64(count) <= maximumFileSize else {
+                    throw StoreError(.badInfo, path: path, reason: "Info.json grew over the bound of \(maximumFileSize) bytes while read")
+                }
+                bytes.append(contentsOf: repeatElement(0, count: max(4096, count)))
+            }
+            let read = bytes.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if read < 0, errno == EINTR { continue }
+            guard read >= 0 else { throw failure("read") }
+            if read == 0 { break }
+            count += read
+        }
+        bytes.removeSubrange(count...)
+        return bytes
     }
 
     /// `Info.json` read with the model's JSON scanner, member by member (`JSONPullParser`): a
