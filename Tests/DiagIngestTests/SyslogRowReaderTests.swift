@@ -206,6 +206,35 @@ import TestSupport
 
     /// BSD messages put together from pieces: a PRI or none, a time of either form or none, a
     /// hostname, a tag in its forms, a message; the same property.
+    /// The BSD time's month in any case of its ASCII letters is a time, skipped; three bytes that
+    /// are no month (a digit, a letter beyond ASCII) leave the text as message. Both readers
+    /// follow these rules (`RFC3164Parser.Header`), so this checks the rules themselves.
+    @Test(arguments: [
+        ("<13>Nov 18 11:06:40 host app[1]: m", true),
+        ("<13>NOV 18 11:06:40 host app[1]: m", true),
+        ("<13>nOv  8 11:06:40 host app[1]: m", true),
+        ("<13>dec 31 23:59:59 host app[1]: m", true),
+        ("<13>N0v 18 11:06:40 host app[1]: m", false),
+        ("<13>Növ 18 11:06:40 host app[1]: m", false),
+        ("<13>Nox 18 11:06:40 host app[1]: m", false),
+        ("<13>Nov 18 11:06:4x host app[1]: m", false),
+    ])
+    func bsdMonthsAreReadInEitherCase(text: String, isTime: Bool) throws {
+        let message = try SyslogParser.parse(Array(text.utf8))
+        if isTime {
+            #expect(message.hostname == "host")
+            #expect(message.appName == "app")
+            #expect(message.processID == "1")
+            #expect(message.message == "m")
+        } else {
+            #expect(message.hostname == nil)
+            #expect(message.appName == nil)
+            #expect(message.message == String(text.dropFirst(4)))
+        }
+        var reader = SyslogRowReader()
+        #expect(Self.compare(text, reader: &reader))
+    }
+
     @Test func bsdMessagesFromPiecesAgreeWithTheGeneralWay() {
         var random = SeededPicker(state: 3164)
         let parts: [[String]] = [

@@ -83,13 +83,22 @@ enum RFC3164Parser {
     }
 
     /// `Mmm dd hh:mm:ss ` (the day space-padded): its length, 16, when `rest` starts with one.
+    /// Read byte by byte, as every BSD message is (both readers come here): the month's letters
+    /// in either case, compared as one word with the twelve names.
     private static func bsdTimeLength(_ rest: UnsafeRawBufferPointer) -> Int? {
         guard rest.count >= 16, rest[3] == 0x20, rest[6] == 0x20, rest[9] == UInt8(ascii: ":"),
-              rest[12] == UInt8(ascii: ":"), rest[15] == 0x20,
-              months.contains(String(decoding: rest[0..<3], as: UTF8.self).lowercased())
+              rest[12] == UInt8(ascii: ":"), rest[15] == 0x20
         else { return nil }
-        let digitPositions = [5, 7, 8, 10, 11, 13, 14]
-        guard digitPositions.allSatisfy({ rest[$0] &- 0x30 < 10 }), rest[4] == 0x20 || rest[4] &- 0x30 < 10 else { return nil }
+        var month: UInt32 = 0
+        for index in 0..<3 {
+            let byte = rest[index]
+            // ASCII letters only (`| 0x20` lowers them); anything else is no month.
+            guard (byte | 0x20) &- UInt8(ascii: "a") < 26 else { return nil }
+            month = month << 8 | UInt32(byte | 0x20)
+        }
+        guard months.contains(month) else { return nil }
+        for index in [5, 7, 8, 10, 11, 13, 14] where rest[index] &- 0x30 >= 10 { return nil }
+        guard rest[4] == 0x20 || rest[4] &- 0x30 < 10 else { return nil }
         return 16
     }
 
@@ -103,7 +112,9 @@ enum RFC3164Parser {
         return (time, space + 1)
     }
 
-    private static let months: Set = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    /// The month names in lower case, each as the big-endian word of its three letters.
+    private static let months: [UInt32] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        .map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
 
     /// The ranges of the first two space-separated words.
     private static func firstWords(_ rest: UnsafeRawBufferPointer) -> [Range<Int>] {
