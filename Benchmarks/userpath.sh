@@ -100,6 +100,31 @@ load() {  # records, path
     printf '%-9s %-7s %-8s %10s\n' "$1" "$2" "(load)" "$(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# Whether the kernel pages out file pages nobody touched for a while (DAMON's `pageout` scheme,
+# as on the VMs this was measured on: pages of files idle for 60 s, at up to 128 MiB a second):
+# then a store or an NDJSON file left alone between two steps leaves the page cache, whatever the
+# free memory, and the "(cached)" lines below show it. Printed once, before the table.
+pageout_note() {
+    local admin=/sys/kernel/mm/damon/admin/kdamonds context scheme age aggregation quota interval
+    [ -d "$admin" ] || return 0
+    for context in "$admin"/*/contexts/*; do
+        [ "$(cat "${context%/contexts/*}/state" 2>/dev/null)" = on ] || continue
+        for scheme in "$context"/schemes/*; do
+            [ "$(cat "$scheme/action" 2>/dev/null)" = pageout ] || continue
+            age=$(cat "$scheme/access_pattern/age/min" 2>/dev/null) || continue
+            aggregation=$(cat "$context/monitoring_attrs/intervals/aggr_us" 2>/dev/null) || continue
+            quota=$(cat "$scheme/quotas/bytes" 2>/dev/null || echo 0)
+            interval=$(cat "$scheme/quotas/reset_interval_ms" 2>/dev/null || echo 0)
+            printf '(this machine pages out cached file pages idle for %s s (DAMON pageout' "$(( age * aggregation / 1000000 ))"
+            if [ "$quota" -gt 0 ] && [ "$interval" -gt 0 ]; then
+                printf ', up to %s MiB a second' "$(( quota * 1000 / interval / 1048576 ))"
+            fi
+            printf '): files idle between steps are read from the disk again)\n'
+            return 0
+        done
+    done
+}
+
 # Sends an NDJSON file to diagd's socket from 4 processes (every 4th line each), with a sync
 # every 5000 records waited for; returns when every sync is answered (every record committed).
 send_to_diagd() {  # socket, ndjson
@@ -144,6 +169,7 @@ sys.exit(1 if failed else 0)
 PY
 }
 
+pageout_note
 printf '%-9s %-7s %-8s %10s %10s %8s %9s  %s\n' records path query "diag (s)" "rg (s)" "diag/rg" "RSS MiB" target
 for count in "${counts[@]}"; do
     ndjson="$work/records-$count.ndjson"
