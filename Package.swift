@@ -37,7 +37,9 @@ let package = Package(
         // The record model: fields, levels, event types, metadata, JSON and timestamps.
         .target(name: "DiagModel", linkerSettings: [.linkedLibrary("m")]),
         // The log store: SQLite chunk files under Persist/ plus Info.json.
-        .target(name: "DiagStore", dependencies: ["DiagModel", "CSQLite"]),
+        // SQLite's allocations through per-thread caches of small blocks (Sources/CSQLiteAlloc/alloc.c).
+        .target(name: "CSQLiteAlloc"),
+        .target(name: "DiagStore", dependencies: ["DiagModel", "CSQLite", "CSQLiteAlloc"]),
         // Readers of real log formats, auto-detected from content.
         .target(name: "DiagImport", dependencies: ["DiagModel"]),
         // Deterministic realistic records from the four components.

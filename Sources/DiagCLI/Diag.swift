@@ -38,10 +38,12 @@ public struct Diag: ParsableCommand {
         throw CleanExit.helpRequest()
     }
 
-    /// What the process sets up before any command opens a store: SQLite's memory count off
+    /// What the process sets up before any command opens a store: SQLite's small allocations
+    /// through a cache per thread (`Database.useThreadCaches`), SQLite's memory count off
     /// (`Database.turnOffMemoryStatistics`), a mutex every reading thread took per allocation,
     /// and each sort's memory bounded whatever a chunk's page size (`Database.boundSortMemory`).
     public static func prepareProcess() {
+        Database.useThreadCaches()
         Database.turnOffMemoryStatistics()
         Database.boundSortMemory()
     }

@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteAlloc
 
 /// One SQLite connection. The connection is closed when the value is released.
 ///
@@ -191,6 +192,18 @@ extension Database {
     @discardableResult
     public static func boundSortMemory() -> Bool {
         csqlite_config_pmasz(16) == SQLITE_OK
+    }
+
+    /// Has SQLite allocate its small blocks through a cache kept by each thread, in front of
+    /// malloc (Sources/CSQLiteAlloc/alloc.c); it must come before the process's first connection
+    /// (returns false, changing nothing, after it). A query that opens many chunks pays about
+    /// 1,200 of SQLite's allocations a chunk, most freed soon after, and glibc's own cache of 7
+    /// blocks a size sent the rest through the arena's lock: a `CONTAINS` that finds nothing
+    /// in diagd's store of 10M records (51 chunks) took 36.0 ms, 25.4 ms with these caches, and
+    /// a rare one 68.2 ms, 56.7 ms (2026-12-06, docs/STORE.md "Reading").
+    @discardableResult
+    public static func useThreadCaches() -> Bool {
+        csqlite_use_thread_caches() == SQLITE_OK
     }
 
     /// Bytes SQLite has allocated in this process now, and the most since the last reset: what
