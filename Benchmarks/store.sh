@@ -9,7 +9,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/Sources"
-cp -R "$repo/Sources/CSQLite" "$repo/Sources/DiagModel" "$repo/Sources/DiagStore" "$work/Sources/"
+cp -R "$repo/Sources/CSQLite" "$repo/Sources/CSQLiteAlloc" "$repo/Sources/DiagModel" "$repo/Sources/DiagStore" "$work/Sources/"
 mkdir -p "$work/Sources/StoreBench"
 cp "$repo/Benchmarks/StoreBench/main.swift" "$work/Sources/StoreBench/"
 cat > "$work/Package.swift" <<'PACKAGE'
@@ -20,7 +20,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3"),
         .target(name: "DiagModel", linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "DiagStore", dependencies: ["DiagModel", "CSQLite"]),
+        .target(name: "CSQLiteAlloc"),
+        .target(name: "DiagStore", dependencies: ["DiagModel", "CSQLite", "CSQLiteAlloc"]),
         .executableTarget(name: "StoreBench", dependencies: ["DiagModel", "DiagStore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -7,6 +7,11 @@
 #   fuzz_link BINARY SWIFTC-ARGUMENTS...
 #       links the harness and the libraries into build/BINARY (lld: gold floods the output with
 #       harmless "cannot export local symbol" warnings for ASan).
+#   fuzz_sqlite_alloc
+#       compiles Sources/CSQLiteAlloc (SQLite's per-thread block caches, which DiagStore imports)
+#       with clang into build/csqlite-alloc.o and writes its module map under build/CSQLiteAlloc,
+#       as SwiftPM would make them; then "${fuzz_sqlite_alloc[@]}" are the arguments that find
+#       the module, for fuzz_module and fuzz_link, and build/csqlite-alloc.o goes to fuzz_link.
 #   fuzz_run BINARY SECONDS "SOURCES" [LIBFUZZER-OPTIONS...]
 #       builds the target (./build.sh) when BINARY is missing or any of SOURCES (paths from the
 #       target's folder, space-separated) is newer, then runs it for SECONDS on build/corpus and
@@ -26,6 +31,19 @@ fuzz_module() {
     mkdir -p "$fuzz_out"
     swiftc "${fuzz_flags[@]}" -emit-library -static -module-name "$name" -emit-module-path "$fuzz_out/$name.swiftmodule" \
         -I "$fuzz_out" "${arguments[@]}" "${files[@]}" -o "$fuzz_out/lib$name.a"
+}
+
+fuzz_sqlite_alloc() {
+    mkdir -p "$fuzz_out/CSQLiteAlloc"
+    cat >"$fuzz_out/CSQLiteAlloc/module.modulemap" <<MAP
+module CSQLiteAlloc {
+    header "$fuzz_root/Sources/CSQLiteAlloc/include/csqlite_alloc.h"
+    export *
+}
+MAP
+    clang -O1 -g -fsanitize=fuzzer-no-link,address -I "$fuzz_root/Sources/CSQLiteAlloc/include" \
+        -c "$fuzz_root/Sources/CSQLiteAlloc/alloc.c" -o "$fuzz_out/csqlite-alloc.o"
+    fuzz_sqlite_alloc=(-I "$fuzz_out/CSQLiteAlloc")
 }
 
 fuzz_link() {

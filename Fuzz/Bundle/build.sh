@@ -24,11 +24,12 @@ module CArchive {
 MAP
 clang -O1 -g -fsanitize=fuzzer-no-link,address -I "$fuzz_root/Sources/CArchive/include" -c "$fuzz_root/Sources/CArchive/loader.c" \
     -o "$fuzz_out/carchive-loader.o"
-sqlite=(-I "$fuzz_root/Sources/CSQLite")
+fuzz_sqlite_alloc
+sqlite=(-I "$fuzz_root/Sources/CSQLite" "${fuzz_sqlite_alloc[@]}")
 fuzz_module DiagModel
 fuzz_module DiagStore "${sqlite[@]}"
 fuzz_module DiagProtocol
 fuzz_module DiagBundle -I "$fuzz_out/CArchive" "${sqlite[@]}" -- "${bundle_files[@]}"
 fuzz_link bundle-fuzzer -I "$fuzz_out/CArchive" "${sqlite[@]}" BundleFuzzer.swift \
     "$fuzz_out/libDiagBundle.a" "$fuzz_out/libDiagStore.a" "$fuzz_out/libDiagProtocol.a" "$fuzz_out/libDiagModel.a" \
-    "$fuzz_out/carchive-loader.o" -lsqlite3 -ldl -lm
+    "$fuzz_out/carchive-loader.o" "$fuzz_out/csqlite-alloc.o" -lsqlite3 -ldl -lm

@@ -12,5 +12,5 @@ source ../lib.sh
 scratch=$(mktemp -d /dev/shm/diag-bundle-fuzzer.XXXXXX 2>/dev/null || mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 TMPDIR=$scratch fuzz_run bundle-fuzzer "${1:-60}" \
-    "../../Sources/DiagBundle ../../Sources/DiagStore ../../Sources/DiagModel ../../Sources/CArchive BundleFuzzer.swift" \
+    "../../Sources/DiagBundle ../../Sources/DiagStore ../../Sources/CSQLiteAlloc ../../Sources/DiagModel ../../Sources/CArchive BundleFuzzer.swift" \
     -timeout=20 -max_len=65536

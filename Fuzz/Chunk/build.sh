@@ -4,7 +4,8 @@
 # Fuzz/lib.sh).
 cd "$(dirname "$0")"
 source ../lib.sh
+fuzz_sqlite_alloc
 fuzz_module DiagModel
-fuzz_module DiagStore -I "$fuzz_root/Sources/CSQLite"
-fuzz_link chunk-fuzzer -I "$fuzz_root/Sources/CSQLite" ChunkFuzzer.swift "$fuzz_out/libDiagStore.a" "$fuzz_out/libDiagModel.a" \
-    -lsqlite3 -lm
+fuzz_module DiagStore -I "$fuzz_root/Sources/CSQLite" "${fuzz_sqlite_alloc[@]}"
+fuzz_link chunk-fuzzer -I "$fuzz_root/Sources/CSQLite" "${fuzz_sqlite_alloc[@]}" ChunkFuzzer.swift "$fuzz_out/libDiagStore.a" \
+    "$fuzz_out/libDiagModel.a" "$fuzz_out/csqlite-alloc.o" -lsqlite3 -lm

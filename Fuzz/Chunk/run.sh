@@ -4,4 +4,4 @@
 # version-1 chunk and chunks with a trigger and with a view (which must be refused).
 cd "$(dirname "$0")"
 source ../lib.sh
-fuzz_run chunk-fuzzer "${1:-60}" "../../Sources/DiagStore ../../Sources/DiagModel ChunkFuzzer.swift" -max_len=65536
+fuzz_run chunk-fuzzer "${1:-60}" "../../Sources/DiagStore ../../Sources/CSQLiteAlloc ../../Sources/DiagModel ChunkFuzzer.swift" -max_len=65536
