@@ -51,6 +51,32 @@ import TestSupport
         #expect(try store.expire(maxTotalBytes: 1 << 40, maxAge: 1_000 * Self.hour).removedChunks.isEmpty)
     }
 
+    /// The oldest chunk claimed by a seal (or a search index build) when the size quota runs:
+    /// nothing newer goes in its place, which would keep older records and lose newer ones (as
+    /// diagd's quota did under load); once the claim is let go, the oldest go first again.
+    @Test func maxSizeWaitsForTheOldestChunkBeingSealedInsteadOfDroppingANewerOne() throws {
+        let folder = try TemporaryDirectory()
+        let store = try hourlyStore(folder)
+        let files = store.info.chunks.map(\.file)
+        var duringTheSeal: ExpiryResult?
+        try store.forEachClaimedChunk(limit: 1, where: { _, chunk in chunk.file == files[0] }) { _ in
+            duringTheSeal = try store.expire(maxTotalBytes: 0)
+        }
+        #expect(duringTheSeal?.removedChunks == [])
+        #expect(store.info.chunks.map(\.file) == files)
+        #expect(try store.count() == 250)
+        // The second chunk claimed: the first, older, may go, and nothing after the second.
+        var behindTheSeal: ExpiryResult?
+        try store.forEachClaimedChunk(limit: 1, where: { _, chunk in chunk.file == files[1] }) { _ in
+            behindTheSeal = try store.expire(maxTotalBytes: 0)
+        }
+        #expect(behindTheSeal?.removedChunks == [files[0]])
+        let after = try store.expire(maxTotalBytes: 0)
+        #expect(after.removedChunks == Array(files[1..<4]))
+        #expect(store.info.chunks.map(\.file) == [files[4]])
+        #expect(try store.count() == 50)
+    }
+
     /// The snapshot `diag collect` takes, with its sealed chunks copied in as a caller that
     /// cannot stream them does, and the `Info.json` it returns completed with their counts.
     private func completeSnapshot(of store: LogStore, to copyURL: URL, window: StoreWindow = StoreWindow(),
