@@ -5,9 +5,7 @@ cd "$(dirname "$0")"
 source ./lib.sh
 fuzz_module DiagModel
 # CICU, the loader of ICU's regex C API that DiagPredicate imports (MATCHES patterns left to ICU).
-mkdir -p "$fuzz_out/CICU"
-printf 'module CICU {\n    header "%s"\n    export *\n}\n' "$fuzz_root/Sources/CICU/include/CICU.h" > "$fuzz_out/CICU/module.modulemap"
-clang -O1 -g -fsanitize=fuzzer-no-link,address -I "$fuzz_root/Sources/CICU/include" -c "$fuzz_root/Sources/CICU/loader.c" -o "$fuzz_out/cicu-loader.o"
+fuzz_c_module CICU
 fuzz_module DiagPredicate -I "$fuzz_out/CICU"
 fuzz_link predicate-fuzzer -I "$fuzz_out/CICU" PredicateFuzzer.swift "$fuzz_out/libDiagPredicate.a" "$fuzz_out/libDiagModel.a" \
-    "$fuzz_out/cicu-loader.o" -ldl -lm
+    "$fuzz_out/CICU.o" -ldl -lm

@@ -7,11 +7,11 @@
 #   fuzz_link BINARY SWIFTC-ARGUMENTS...
 #       links the harness and the libraries into build/BINARY (lld: gold floods the output with
 #       harmless "cannot export local symbol" warnings for ASan).
-#   fuzz_sqlite_alloc
-#       compiles Sources/CSQLiteAlloc (SQLite's per-thread block caches, which DiagStore imports)
-#       with clang into build/csqlite-alloc.o and writes its module map under build/CSQLiteAlloc,
-#       as SwiftPM would make them; then "${fuzz_sqlite_alloc[@]}" are the arguments that find
-#       the module, for fuzz_module and fuzz_link, and build/csqlite-alloc.o goes to fuzz_link.
+#   fuzz_c_module NAME
+#       compiles Sources/NAME's one C file with clang (ASan, libFuzzer's coverage) into
+#       build/NAME.o and writes build/NAME/module.modulemap for the header in Sources/NAME/include,
+#       as SwiftPM would make them: then -I build/NAME finds the module for fuzz_module and
+#       fuzz_link, and build/NAME.o goes to fuzz_link.
 #   fuzz_run BINARY SECONDS "SOURCES" [LIBFUZZER-OPTIONS...]
 #       builds the target (./build.sh) when BINARY is missing or any of SOURCES (paths from the
 #       target's folder, space-separated) is newer, then runs it for SECONDS on build/corpus and
@@ -33,17 +33,17 @@ fuzz_module() {
         -I "$fuzz_out" "${arguments[@]}" "${files[@]}" -o "$fuzz_out/lib$name.a"
 }
 
-fuzz_sqlite_alloc() {
-    mkdir -p "$fuzz_out/CSQLiteAlloc"
-    cat >"$fuzz_out/CSQLiteAlloc/module.modulemap" <<MAP
-module CSQLiteAlloc {
-    header "$fuzz_root/Sources/CSQLiteAlloc/include/csqlite_alloc.h"
-    export *
-}
-MAP
-    clang -O1 -g -fsanitize=fuzzer-no-link,address -I "$fuzz_root/Sources/CSQLiteAlloc/include" \
-        -c "$fuzz_root/Sources/CSQLiteAlloc/alloc.c" -o "$fuzz_out/csqlite-alloc.o"
-    fuzz_sqlite_alloc=(-I "$fuzz_out/CSQLiteAlloc")
+fuzz_c_module() {
+    local name=$1 headers sources
+    headers=("$fuzz_root/Sources/$name/include/"*.h)
+    sources=("$fuzz_root/Sources/$name/"*.c)
+    if [ ${#headers[@]} -ne 1 ] || [ ${#sources[@]} -ne 1 ] || [ ! -f "${headers[0]}" ] || [ ! -f "${sources[0]}" ]; then
+        echo "fuzz_c_module $name: expected one header in Sources/$name/include and one C file in Sources/$name" >&2
+        return 1
+    fi
+    mkdir -p "$fuzz_out/$name"
+    printf 'module %s {\n    header "%s"\n    export *\n}\n' "$name" "${headers[0]}" >"$fuzz_out/$name/module.modulemap"
+    clang -O1 -g -fsanitize=fuzzer-no-link,address -I "$fuzz_root/Sources/$name/include" -c "${sources[0]}" -o "$fuzz_out/$name.o"
 }
 
 fuzz_link() {

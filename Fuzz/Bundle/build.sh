@@ -15,21 +15,13 @@ for file in $(find "$fuzz_root/Sources/DiagBundle" -name '*.swift'); do
     [[ "$(basename "$file")" =~ ^(BundleRequest|StoreSelection|ReportPage.*|ReportScript|SummaryJob|StatisticsScan)\.swift$ ]] && continue
     bundle_files+=("$file")
 done
-mkdir -p "$fuzz_out/CArchive"
-cat >"$fuzz_out/CArchive/module.modulemap" <<MAP
-module CArchive {
-    header "$fuzz_root/Sources/CArchive/include/CArchive.h"
-    export *
-}
-MAP
-clang -O1 -g -fsanitize=fuzzer-no-link,address -I "$fuzz_root/Sources/CArchive/include" -c "$fuzz_root/Sources/CArchive/loader.c" \
-    -o "$fuzz_out/carchive-loader.o"
-fuzz_sqlite_alloc
-sqlite=(-I "$fuzz_root/Sources/CSQLite" "${fuzz_sqlite_alloc[@]}")
+fuzz_c_module CArchive
+fuzz_c_module CSQLiteAlloc
+sqlite=(-I "$fuzz_root/Sources/CSQLite" -I "$fuzz_out/CSQLiteAlloc")
 fuzz_module DiagModel
 fuzz_module DiagStore "${sqlite[@]}"
 fuzz_module DiagProtocol
 fuzz_module DiagBundle -I "$fuzz_out/CArchive" "${sqlite[@]}" -- "${bundle_files[@]}"
 fuzz_link bundle-fuzzer -I "$fuzz_out/CArchive" "${sqlite[@]}" BundleFuzzer.swift \
     "$fuzz_out/libDiagBundle.a" "$fuzz_out/libDiagStore.a" "$fuzz_out/libDiagProtocol.a" "$fuzz_out/libDiagModel.a" \
-    "$fuzz_out/carchive-loader.o" "$fuzz_out/csqlite-alloc.o" -lsqlite3 -ldl -lm
+    "$fuzz_out/CArchive.o" "$fuzz_out/CSQLiteAlloc.o" -lsqlite3 -ldl -lm

@@ -4,8 +4,8 @@
 # Fuzz/lib.sh).
 cd "$(dirname "$0")"
 source ../lib.sh
-fuzz_sqlite_alloc
+fuzz_c_module CSQLiteAlloc
 fuzz_module DiagModel
-fuzz_module DiagStore -I "$fuzz_root/Sources/CSQLite" "${fuzz_sqlite_alloc[@]}"
-fuzz_link chunk-fuzzer -I "$fuzz_root/Sources/CSQLite" "${fuzz_sqlite_alloc[@]}" ChunkFuzzer.swift "$fuzz_out/libDiagStore.a" \
-    "$fuzz_out/libDiagModel.a" "$fuzz_out/csqlite-alloc.o" -lsqlite3 -lm
+fuzz_module DiagStore -I "$fuzz_root/Sources/CSQLite" -I "$fuzz_out/CSQLiteAlloc"
+fuzz_link chunk-fuzzer -I "$fuzz_root/Sources/CSQLite" -I "$fuzz_out/CSQLiteAlloc" ChunkFuzzer.swift "$fuzz_out/libDiagStore.a" \
+    "$fuzz_out/libDiagModel.a" "$fuzz_out/CSQLiteAlloc.o" -lsqlite3 -lm
