@@ -2,10 +2,11 @@
 # Ingest throughput with durability: diagd fed by 4 client processes, each sending a sync every
 # 5,000 records (and waiting for it), beside rsyslogd (Debian's, started privately: imtcp on
 # loopback -> omfile, the same records pre-rendered as RFC 5424 lines, 4 sending processes,
-# timed to the last line in its file, no acknowledgements) and a bare SQLite insert loop of the
-# same records, in one run. Prints records/s for each, the ratios, diagd's CPU per record (to
-# its last acknowledgement, by thread too, and again once it has sealed and indexed the closed
-# chunks) and its peak RSS.
+# timed to the last line in its file, no acknowledgements), a bare SQLite insert loop of the
+# same records and diagd's store writer alone (`diag-bench-ingest store`: the records packed and
+# appended on one thread, no socket), in one run. Prints records/s for each, the ratios, diagd's
+# CPU per record (to its last acknowledgement, by thread too, and again once it has sealed and
+# indexed the closed chunks) beside the writer alone's, and diagd's peak RSS.
 #
 #   Benchmarks/ingest.sh [records-per-client]     (default 250000; 4 clients)
 #   PERF_DATA=FILE Benchmarks/ingest.sh ...        also records diagd's profile (perf record -g)
@@ -57,6 +58,16 @@ BARE=$("$BIN/diag-bench-ingest" bare --records "$TOTAL" --database "$WORK/bare.s
 echo "$BARE"
 BARE_CPU=$(sed -E 's/.*cpu=([0-9.]+).*/\1/' <<<"$BARE")
 BARE_RATE=$(sed -E 's/.*rate=([0-9]+).*/\1/' <<<"$BARE")
+
+# diagd's writer without diagd: the same records packed as the connection threads pack them,
+# appended to a store with diagd's options on one thread, 18,000 a transaction (diagd's average
+# under this load), timed by that thread's CPU: the floor of diagd-writer's CPU per record below.
+echo "== diagd's store writer alone: $TOTAL records, one transaction per 18000, one thread, no socket"
+ALONE=$("$BIN/diag-bench-ingest" store --records "$TOTAL" --store "$WORK/alone" --batch 18000)
+echo "$ALONE"
+rm -rf "$WORK/alone"
+ALONE_CPU=$(sed -E 's/.*cpu=([0-9.]+).*/\1/' <<<"$ALONE")
+ALONE_RATE=$(sed -E 's/.*rate=([0-9]+).*/\1/' <<<"$ALONE")
 
 # One diagd run from the binaries in $1 (its label $2): sets the figures the report prints.
 run_diagd() {
@@ -117,16 +128,18 @@ STORED=$(stored_records "$WORK/store" "process <> 'diagd'")
 
 # The report of the last run_diagd, labelled $1.
 report() {
-awk -v label="$1" -v rsyslog="$RSYSLOG_RATE" -v rsyslogcpu="$RSYSLOG_CPU" -v barecpu="$BARE_CPU" -v cpu="$CPU" -v total="$TOTAL" -v start="$START" -v last="$LAST" -v bare="$BARE_RATE" -v peak="$PEAK_KB" -v stored="$STORED" -v persisted="$PERSISTED" -v transactions="$TRANSACTIONS" -v sealedcpu="$SEALED_CPU" -v sealedafter="$SEALED_AFTER" -v threads="$THREADS" 'BEGIN {
+awk -v label="$1" -v rsyslog="$RSYSLOG_RATE" -v rsyslogcpu="$RSYSLOG_CPU" -v barecpu="$BARE_CPU" -v cpu="$CPU" -v total="$TOTAL" -v start="$START" -v last="$LAST" -v bare="$BARE_RATE" -v alone="$ALONE_RATE" -v alonecpu="$ALONE_CPU" -v peak="$PEAK_KB" -v stored="$STORED" -v persisted="$PERSISTED" -v transactions="$TRANSACTIONS" -v sealedcpu="$SEALED_CPU" -v sealedafter="$SEALED_AFTER" -v threads="$THREADS" 'BEGIN {
     seconds = last - start; rate = total / seconds
     printf "\n%-36s %12s\n", "", "records/s"
     printf "%-36s %12d\n", "rsyslogd imtcp -> omfile, 4 senders", rsyslog
     printf "%-36s %12d\n", "bare SQLite insert loop (1 process)", bare
+    printf "%-36s %12d\n", "diagd store writer alone (1 thread)", alone
     printf "%-36s %12d\n", "diagd " label ", 4 clients, sync 5000", rate
     printf "ratio diagd / rsyslogd: %.2f (target >= 1.0)\n", rate / rsyslog
     printf "ratio diagd / bare: %.2f (target >= 0.60); target >= 300000 records/s: %s\n", rate / bare, (rate >= 300000 ? "met" : "NOT met")
     printf "CPU per record: diagd %.2f us (all threads), rsyslogd %.2f us, bare insert loop %.2f us; bare / diagd: %.2f\n", cpu * 1e6 / total, rsyslogcpu * 1e6 / total, barecpu * 1e6 / total, barecpu / cpu
     printf "diagd CPU per record by thread, to the last ack: %s\n", threads
+    printf "the store writer alone: %.2f us per record (its thread)\n", alonecpu * 1e6 / total
     if (sealedafter != "") printf "CPU per record with the closed chunks sealed and indexed (%s s after the last ack): diagd %.2f us\n", sealedafter, sealedcpu * 1e6 / total
     else printf "closed chunks not all sealed and indexed 10 min after the last ack: diagd %.2f us of CPU per record by then\n", sealedcpu * 1e6 / total
     printf "diagd peak RSS: %.1f MiB (target < 128 MiB); records stored: %d of %d\n", peak / 1024, stored, total

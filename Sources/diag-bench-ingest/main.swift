@@ -3,6 +3,7 @@ import Foundation
 /// diag-bench-ingest: the two sides of Benchmarks/ingest.sh.
 ///
 ///   diag-bench-ingest bare --records N --database PATH [--batch 5000]
+///   diag-bench-ingest store --records N --store DIR [--batch 18000]
 ///   diag-bench-ingest load --records N --socket PATH [--sync-every 5000] [--seed K] [--start-at T]
 ///   diag-bench-ingest render --records N --output PATH [--seed K] [--format rfc3164]
 ///
@@ -11,7 +12,8 @@ import Foundation
 ///
 /// `log` logs through DiagClient's `Logger` (for tests of several real client processes).
 /// The others each print one line: `<mode> records=N seconds=S rate=R finished=T` (T in Unix
-/// seconds; `bare` adds `cpu=C`, the CPU seconds of the insert loop alone).
+/// seconds; `bare` adds `cpu=C`, the CPU seconds of the insert loop alone, `store` the CPU
+/// seconds of the appending thread: `StoreAppendLoop`).
 /// `--start-at` (Unix seconds) lets several load clients, their records ready, start together.
 func value(_ name: String, in arguments: [String]) -> String? {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
@@ -38,7 +40,7 @@ if arguments.first == "datagrams" {
     }
     exit(0)
 }
-guard let mode = arguments.first, ["bare", "load", "log", "render"].contains(mode) else {
+guard let mode = arguments.first, ["bare", "store", "load", "log", "render"].contains(mode) else {
     fail("usage: diag-bench-ingest bare --records N --database PATH [--batch 5000] | load --records N --socket PATH [--sync-every 5000] [--seed K]")
 }
 guard let count = value("--records", in: arguments).flatMap(Int.init), count > 0 else { fail("--records N (a positive integer) is required") }
@@ -71,6 +73,11 @@ do {
     if mode == "bare" {
         guard let path = value("--database", in: arguments) else { fail("bare needs --database PATH") }
         let result = try BareInsertLoop.run(records: records, path: path, batch: value("--batch", in: arguments).flatMap(Int.init) ?? 5000)
+        seconds = result.seconds
+        cpu = " cpu=\(String(format: "%.3f", result.cpu))"
+    } else if mode == "store" {
+        guard let folder = value("--store", in: arguments) else { fail("store needs --store DIR") }
+        let result = try StoreAppendLoop.run(records: records, folder: folder, batch: value("--batch", in: arguments).flatMap(Int.init) ?? 18_000)
         seconds = result.seconds
         cpu = " cpu=\(String(format: "%.3f", result.cpu))"
     } else {
