@@ -56,8 +56,10 @@ rm -f "$WORK/rsyslog/messages"
 echo "== bare SQLite insert loop: $TOTAL records, one transaction per 5000"
 BARE=$("$BIN/diag-bench-ingest" bare --records "$TOTAL" --database "$WORK/bare.sqlite" --batch 5000)
 echo "$BARE"
-BARE_CPU=$(sed -E 's/.*cpu=([0-9.]+).*/\1/' <<<"$BARE")
-BARE_RATE=$(sed -E 's/.*rate=([0-9]+).*/\1/' <<<"$BARE")
+# A field of a diag-bench-ingest line (`mode records=N seconds=S rate=R … cpu=C`).
+field() { sed -E "s/.* $1=([0-9.]+).*/\1/" <<<"$2"; }
+BARE_CPU=$(field cpu "$BARE")
+BARE_RATE=$(field rate "$BARE")
 
 # diagd's writer without diagd: the same records packed as the connection threads pack them,
 # appended to a store with diagd's options on one thread, 18,000 a transaction (diagd's average
@@ -66,8 +68,8 @@ echo "== diagd's store writer alone: $TOTAL records, one transaction per 18000, 
 ALONE=$("$BIN/diag-bench-ingest" store --records "$TOTAL" --store "$WORK/alone" --batch 18000)
 echo "$ALONE"
 rm -rf "$WORK/alone"
-ALONE_CPU=$(sed -E 's/.*cpu=([0-9.]+).*/\1/' <<<"$ALONE")
-ALONE_RATE=$(sed -E 's/.*rate=([0-9]+).*/\1/' <<<"$ALONE")
+ALONE_CPU=$(field cpu "$ALONE")
+ALONE_RATE=$(field rate "$ALONE")
 
 # One diagd run from the binaries in $1 (its label $2): sets the figures the report prints.
 run_diagd() {

@@ -20,17 +20,8 @@ enum StoreAppendLoop {
         let options = LogStore.Options(sealOnRotation: false, foldsWALAtSeal: true, writesBurstsInLargePages: true)
         let store = try LogStore.open(at: URL(fileURLWithPath: folder), create: true, options: options)
         let started = Date()
-        let cpuStarted = ThreadCPU.seconds()
+        let cpuStarted = CPUSharePacer.seconds(CLOCK_THREAD_CPUTIME_ID)
         for packed in batches { try store.append(packed: packed) }
-        return (Date().timeIntervalSince(started), ThreadCPU.seconds() - cpuStarted)
-    }
-}
-
-enum ThreadCPU {
-    /// User and system CPU seconds of the calling thread so far.
-    static func seconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        return (Date().timeIntervalSince(started), CPUSharePacer.seconds(CLOCK_THREAD_CPUTIME_ID) - cpuStarted)
     }
 }

@@ -41,7 +41,7 @@ if arguments.first == "datagrams" {
     exit(0)
 }
 guard let mode = arguments.first, ["bare", "store", "load", "log", "render"].contains(mode) else {
-    fail("usage: diag-bench-ingest bare --records N --database PATH [--batch 5000] | load --records N --socket PATH [--sync-every 5000] [--seed K]")
+    fail("usage: diag-bench-ingest bare --records N --database PATH [--batch 5000] | store --records N --store DIR [--batch 18000] | load --records N --socket PATH [--sync-every 5000] [--seed K] | log --records N --socket PATH --tag T | render --records N --output PATH | datagrams --input FILE --socket PATH")
 }
 guard let count = value("--records", in: arguments).flatMap(Int.init), count > 0 else { fail("--records N (a positive integer) is required") }
 let seed = value("--seed", in: arguments).flatMap(Int.init) ?? 1
