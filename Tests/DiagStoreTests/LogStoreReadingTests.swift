@@ -188,6 +188,43 @@ import TestSupport
         #expect(try reader.records(filter: window(250, 260)).all().map(\.timestamp) == (250..<260).map(Self.at))
     }
 
+    /// The open chunk, listed outside the window, is left out of the read's plan when none of
+    /// the records written since it was listed are in the window (`LogStore.holdsRecords`), and
+    /// kept when one is, or when the look at it fails (the read then reports the error).
+    @Test func theOpenChunkIsLeftOutWhenNothingWrittenSinceItWasListedIsInTheWindow() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("s.logarchive")
+        let writer = try store(url, infoRefreshSeconds: 0)
+        let open = writer.info.chunks[2].file
+        var reader = try LogStore.openForReading(at: url)
+        #expect(reader.chunksToRead(window(100, 110)).map(\.file) == [writer.info.chunks[1].file])
+        #expect(reader.chunksToRead(window(205, 300)).map(\.file) == [open])
+        #expect(try reader.records(filter: window(100, 110)).all().map(\.timestamp) == (100..<110).map(Self.at))
+        // Written after Info.json was last saved: one record after the window, then one in it.
+        let infoURL = StoreLayout.infoURL(url)
+        let saved = try Data(contentsOf: infoURL)
+        try writer.append([StoreTestRecords.full(300, timestamp: Self.at(300))])
+        try saved.write(to: infoURL)
+        reader = try LogStore.openForReading(at: url)
+        #expect(reader.chunksToRead(window(100, 110)).map(\.file) == [writer.info.chunks[1].file])
+        #expect(reader.chunksToRead(window(290, 310)).map(\.file) == [open])
+        try writer.append([StoreTestRecords.full(105, timestamp: Self.at(105) + 1)])
+        try saved.write(to: infoURL)
+        reader = try LogStore.openForReading(at: url)
+        #expect(reader.chunksToRead(window(100, 110)).map(\.file) == [writer.info.chunks[1].file, open])
+        #expect(try reader.records(filter: window(105, 106)).all().map(\.timestamp) == [Self.at(105), Self.at(105) + 1])
+        #expect(try reader.count(filter: window(105, 106)) == 2)
+        // The open chunk's file damaged: the look fails, the chunk stays in the plan, and the
+        // read names it.
+        let openURL = StoreLayout.chunkURL(url, file: open)
+        try Data(repeating: 0x41, count: 8192).write(to: openURL)
+        try? FileManager.default.removeItem(atPath: openURL.path + "-wal")
+        try? FileManager.default.removeItem(atPath: openURL.path + "-shm")
+        reader = try LogStore.openForReading(at: url)
+        #expect(reader.chunksToRead(window(0, 5)).map(\.file) == [writer.info.chunks[0].file, open])
+        #expect(throws: StoreError.self) { try reader.records(filter: window(0, 5)).all() }
+    }
+
     @Test func aCountTooLargeInInfoJSONReadsNothingOfTheChunkOutsideItsRange() throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("s.logarchive")

@@ -42,7 +42,38 @@ extension LogStore {
     /// removed, their block sets read), none holding a record of that minute.
     func chunksToRead(_ filter: StoreFilter) -> [ChunkInfo] {
         let (chunks, finalRanges) = lock.withLock { (state.info.chunks, state.finalRanges) }
-        return chunks.filter { filter.mayHoldRecords(of: $0, rangeIsFinal: $0.sealed || finalRanges.contains($0.file)) }
+        return chunks.filter { chunk in
+            let rangeIsFinal = chunk.sealed || finalRanges.contains(chunk.file)
+            guard filter.mayHoldRecords(of: chunk, rangeIsFinal: rangeIsFinal) else { return false }
+            guard !rangeIsFinal, let afterID = filter.narrowed(for: chunk).afterID else { return true }
+            return holdsRecords(of: filter, in: chunk, after: afterID)
+        }
+    }
+
+    /// Whether `chunk`, still written and listed with a range that misses the window of
+    /// `filter`, holds a record of that window among those written since it was listed (ids past
+    /// `afterID`, `StoreFilter.narrowed`): a look at those few rows before the read plans it.
+    /// diagd's open chunk is in every read's plan (a record of any time may come), and in a
+    /// window of other chunks it was a second stream to merge, read on threads of its own,
+    /// for none of its records: 3.5 ms of a 24 ms window through diagd at 10M records.
+    /// True when the look fails: the read then meets the error and reports it.
+    private func holdsRecords(of filter: StoreFilter, in chunk: ChunkInfo, after afterID: Int64) -> Bool {
+        var sql = "SELECT EXISTS (SELECT 1 FROM records WHERE id > ?"
+        var bindings: [SQLValueConvertible?] = [afterID]
+        if let start = filter.start { sql += " AND timestamp >= ?"; bindings.append(start) }
+        if let end = filter.end { sql += " AND timestamp < ?"; bindings.append(end) }
+        var holds = false
+        do {
+            // No file, or no records table: the read finds nothing there either (`readChunk`).
+            try readChunk(chunk) { database, _, _ in
+                let statement = try database.prepare(sql + ")")
+                try statement.bind(bindings)
+                holds = try statement.step() && statement.int64(at: 0) != 0
+            }
+        } catch {
+            return true
+        }
+        return holds
     }
 
     /// Runs `body` on a read-only connection to `chunk`, if its file is there and holds records;
