@@ -338,5 +338,9 @@ PY
     # The unpack cache is keyed by the archive's SHA-256.
     unpacked="${XDG_CACHE_HOME:-$HOME/.cache}/diag/bundles/$(sha256sum "$bundle" | cut -c1-64)"
     [ ! -d "$unpacked" ] || cached "$count" bundle "$unpacked"
+    # Each run collects a new bundle (a new SHA-256), and the cache keeps every unpacked copy:
+    # at 10M records some 5 GB a run, 18 GB on this machine after a day of runs. The copy this
+    # run made goes; the user's other cached bundles stay.
+    rm -rf "$unpacked"
     unset DIAG_UNPACK_LIMIT
 done
