@@ -45,29 +45,27 @@ extension LogStore {
         return chunks.filter { chunk in
             let rangeIsFinal = chunk.sealed || finalRanges.contains(chunk.file)
             guard filter.mayHoldRecords(of: chunk, rangeIsFinal: rangeIsFinal) else { return false }
-            guard !rangeIsFinal, let afterID = filter.narrowed(for: chunk).afterID else { return true }
-            return holdsRecords(of: filter, in: chunk, after: afterID)
+            let unlisted = StoreFilter(start: filter.start, end: filter.end).narrowed(for: chunk)
+            guard !rangeIsFinal, unlisted.afterID != nil else { return true }
+            return holdsRecords(unlisted, in: chunk)
         }
     }
 
-    /// Whether `chunk`, still written and listed with a range that misses the window of
-    /// `filter`, holds a record of that window among those written since it was listed (ids past
-    /// `afterID`, `StoreFilter.narrowed`): a look at those few rows before the read plans it.
-    /// diagd's open chunk is in every read's plan (a record of any time may come), and in a
-    /// window of other chunks it was a second stream to merge, read on threads of its own,
-    /// for none of its records: 3.5 ms of a 24 ms window through diagd at 10M records.
-    /// True when the look fails: the read then meets the error and reports it.
-    private func holdsRecords(of filter: StoreFilter, in chunk: ChunkInfo, after afterID: Int64) -> Bool {
-        var sql = "SELECT EXISTS (SELECT 1 FROM records WHERE id > ?"
-        var bindings: [SQLValueConvertible?] = [afterID]
-        if let start = filter.start { sql += " AND timestamp >= ?"; bindings.append(start) }
-        if let end = filter.end { sql += " AND timestamp < ?"; bindings.append(end) }
+    /// Whether `chunk`, still written and listed with a range that misses the window, holds a
+    /// record of `unlisted` (the window, and the ids past the listed ones: `StoreFilter.narrowed`),
+    /// a look at those few rows before the read plans the chunk. diagd's open chunk is in every
+    /// read's plan (a record of any time may come), and in a window of other chunks it was a
+    /// second stream to merge, read on threads of its own, for none of its records: 3.5 ms of a
+    /// 24 ms window through diagd at 10M records. True when the look fails: the read then meets
+    /// the error and reports it.
+    private func holdsRecords(_ unlisted: StoreFilter, in chunk: ChunkInfo) -> Bool {
+        let condition = ChunkCondition(filter: unlisted, searchIndex: false)
         var holds = false
         do {
             // No file, or no records table: the read finds nothing there either (`readChunk`).
             try readChunk(chunk) { database, _, _ in
-                let statement = try database.prepare(sql + ")")
-                try statement.bind(bindings)
+                let statement = try database.prepare("SELECT EXISTS (SELECT 1 FROM records\(condition.sql))")
+                try statement.bind(condition.bindings)
                 holds = try statement.step() && statement.int64(at: 0) != 0
             }
         } catch {
