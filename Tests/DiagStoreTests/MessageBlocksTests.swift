@@ -27,6 +27,50 @@ import TestSupport
         return try database.scalarInt("SELECT \(MessageBlocks.functionName)(?, ?)", [SQLBlob(set), SQLBlob(positions)]) == 1
     }
 
+    /// The writer's loop (eight bytes lowered at a time, a rolling key) sets the bits and record
+    /// masks that `bit` gives trigram by trigram, for every length (the eight-byte steps and the
+    /// tail), capitals at every place in a word, bytes from 0x80 on (UTF-8, and not) and
+    /// the characters around "A", "Z", "a", "z", "@" and "[" that a carry would confuse.
+    @Test func theWritersLoopSetsTheBitsOfEachTrigram() throws {
+        let words = UnsafeMutablePointer<UInt64>.allocate(capacity: MessageBlocks.wordCount)
+        let reference = UnsafeMutablePointer<UInt64>.allocate(capacity: MessageBlocks.wordCount)
+        let mask = UnsafeMutablePointer<UInt64>.allocate(capacity: MessageBlocks.maskWords)
+        let referenceMask = UnsafeMutablePointer<UInt64>.allocate(capacity: MessageBlocks.maskWords)
+        defer { words.deallocate(); reference.deallocate(); mask.deallocate(); referenceMask.deallocate() }
+        var picker = SeededPicker(state: 2612)
+        let ascii: [UInt8] = Array("@AZ[`az{ Mq09\t\"_".utf8) + [0x00, 0x1F, 0x7F, 0x40, 0x5B, 0x60, 0x7B]
+        let high: [[UInt8]] = [Array("é".utf8), Array("É".utf8), Array("ẞ".utf8), Array("🙂".utf8), [0x80], [0xC1], [0xFF], [0xE2, 0x82]]
+        var nonASCIIChecked = 0
+        for round in 0..<4_000 {
+            var message: [UInt8] = []
+            let length = round < 40 ? round : picker.int(90)
+            let withHigh = picker.int(4) == 0
+            while message.count < length {
+                if withHigh, picker.int(8) == 0 { message += picker.pick(high) } else { message.append(picker.pick(ascii)) }
+            }
+            if message.contains(where: { $0 >= 0x80 }) { nonASCIIChecked += 1 }
+            words.initialize(repeating: 0, count: MessageBlocks.wordCount)
+            reference.initialize(repeating: 0, count: MessageBlocks.wordCount)
+            mask.initialize(repeating: 0, count: MessageBlocks.maskWords)
+            referenceMask.initialize(repeating: 0, count: MessageBlocks.maskWords)
+            message.withUnsafeBufferPointer {
+                MessageBlocks.add($0, to: words, mask: mask)
+                MessageBlocks.addOneByOne($0, to: reference, mask: referenceMask)
+            }
+            let same = (0..<MessageBlocks.wordCount).allSatisfy { words[$0] == reference[$0] }
+                && mask[0] == referenceMask[0] && mask[1] == referenceMask[1]
+            #expect(same, "message bytes \(message)")
+            if !same { break }
+        }
+        #expect(nonASCIIChecked > 500)
+        // Every byte value lowered by the word as `lower` lowers it alone.
+        for byte in 0...255 {
+            let word = UInt64(byte) * 0x0101_0101_0101_0101
+            let lowered = UInt8(byte) &- 0x41 < 26 ? UInt8(byte) | 0x20 : UInt8(byte)
+            #expect(MessageBlocks.lowerWord(word) == UInt64(lowered) * 0x0101_0101_0101_0101, "byte \(byte)")
+        }
+    }
+
     /// Every needle cut out of a folded message passes the set of a block holding that message,
     /// whatever its characters: the filter may keep too much, never too little.
     @Test func aBlockHoldingAMatchAlwaysPasses() throws {
