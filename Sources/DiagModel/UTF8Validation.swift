@@ -1,6 +1,24 @@
 /// UTF-8 checked in place, for writers that copy a column's bytes: well-formed bytes are the
 /// bytes `String(decoding:as:)` would hold, so they need no repair.
 public enum UTF8Validation {
+    /// Whether every byte is below 0x80, eight at a time: log text is long and almost always
+    /// ASCII (the reader's `CONTAINS` and the writer's block sets ask it of every message).
+    @inlinable
+    public static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 <= bytes.count {
+            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// Whether `bytes` are well-formed UTF-8 (Unicode 3.9, table 3-7: no overlong forms, no
     /// surrogates, nothing past U+10FFFF, nothing cut short): then `String(decoding:as:)` holds
     /// the very same bytes, and a writer can take them without making a `String` to repair them.

@@ -1,3 +1,4 @@
+import DiagModel
 // The stdlib's Unicode SPI gives full default case folding (`_caseFolded`), as TextFolding uses.
 @_spi(_Unicode) import Swift
 
@@ -50,7 +51,7 @@ enum LinearRegexCaseFolding {
 
     /// Whether text (valid UTF-8) holds a scalar that folds to several: ASCII text never does.
     static func holdsMultiScalarFolding(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !StringSearch.isASCII(text) else { return false }
+        guard !UTF8Validation.isASCII(text) else { return false }
         return String(decoding: text, as: UTF8.self).unicodeScalars.contains { hasMultiScalarFolding($0.value) }
     }
 }

@@ -38,7 +38,7 @@ extension Comparison {
             return needle.withUTF8 { StringSearch.matchInPlace(bytes, $0, op, lowercasing: lowercasing) }
         }
         guard qualifier == nil, op == .matches, case .field(.eventMessage, _) = left, !folding.isActive,
-              case .regex(let matcher)? = pattern, StringSearch.isASCII(bytes)
+              case .regex(let matcher)? = pattern, UTF8Validation.isASCII(bytes)
         else { return nil }
         return matcher.matches(ascii: bytes)
     }

@@ -1,3 +1,4 @@
+import DiagModel
 import Foundation
 import Synchronization
 
@@ -166,7 +167,7 @@ final class RegexMatcher: Sendable {
         var subject = subject
         return subject.withUTF8 { bytes in
             if caseInsensitive {
-                guard StringSearch.isASCII(bytes) else { return true }
+                guard UTF8Validation.isASCII(bytes) else { return true }
                 return requiredRuns.allSatisfy { run in
                     run.withUnsafeBufferPointer { StringSearch.asciiContains(bytes, $0, lowercasing: true) }
                 }

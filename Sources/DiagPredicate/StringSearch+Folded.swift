@@ -1,3 +1,5 @@
+import DiagModel
+
 /// Case- and diacritic-insensitive matching against a needle folded once at parse time.
 ///
 /// ASCII text has no diacritics and folds to its lowercase, so it is compared in place, byte by
@@ -25,25 +27,9 @@ extension StringSearch {
     /// text (`asciiNeedleFound`). Nil when the text must be folded. `needle` is folded already.
     static func matchInPlace(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, _ op: ComparisonOperator,
                              lowercasing: Bool) -> Bool? {
-        if isASCII(haystack) { return asciiMatch(haystack, needle, op, lowercasing: lowercasing) }
+        if UTF8Validation.isASCII(haystack) { return asciiMatch(haystack, needle, op, lowercasing: lowercasing) }
         if op == .contains, asciiNeedleFound(haystack, needle, lowercasing: lowercasing) { return true }
         return nil
-    }
-
-    /// Eight bytes at a time: log lines are long and almost always ASCII.
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        var index = 0
-        while index + 8 <= bytes.count {
-            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            index += 8
-        }
-        while index < bytes.count {
-            if bytes[index] >= 0x80 { return false }
-            index += 1
-        }
-        return true
     }
 
     @inline(__always)

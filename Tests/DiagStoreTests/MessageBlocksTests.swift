@@ -27,6 +27,21 @@ import TestSupport
         return try database.scalarInt("SELECT \(MessageBlocks.functionName)(?, ?)", [SQLBlob(set), SQLBlob(positions)]) == 1
     }
 
+    /// The bits `MessageBlocks.add` must set, one trigram at a time through `MessageBlocks.bit`,
+    /// each byte lowered alone: the reference the writer's loop is held to.
+    private func addOneByOne(_ message: UnsafeBufferPointer<UInt8>, to words: UnsafeMutablePointer<UInt64>, mask: UnsafeMutablePointer<UInt64>) {
+        func lower(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
+        let lowered: [UInt8] = message.contains(where: { $0 >= 0x80 })
+            ? Array(MessageSearchIndex.fold(String(decoding: message, as: UTF8.self)).utf8).map(lower)
+            : message.map(lower)
+        guard lowered.count >= 3 else { return }
+        for index in 2..<lowered.count {
+            let position = MessageBlocks.bit(lowered[index - 2], lowered[index - 1], lowered[index])
+            words[position >> 6] |= 1 << UInt64(position & 63)
+            mask[(position >> 6) & 1] |= 1 << UInt64(position & 63)
+        }
+    }
+
     /// The writer's loop (eight bytes lowered at a time, a rolling key) sets the bits and record
     /// masks that `bit` gives trigram by trigram, for every length (the eight-byte steps and the
     /// tail), capitals at every place in a word, bytes from 0x80 on (UTF-8, and not) and
@@ -55,7 +70,7 @@ import TestSupport
             referenceMask.initialize(repeating: 0, count: MessageBlocks.maskWords)
             message.withUnsafeBufferPointer {
                 MessageBlocks.add($0, to: words, mask: mask)
-                MessageBlocks.addOneByOne($0, to: reference, mask: referenceMask)
+                addOneByOne($0, to: reference, mask: referenceMask)
             }
             let same = (0..<MessageBlocks.wordCount).allSatisfy { words[$0] == reference[$0] }
                 && mask[0] == referenceMask[0] && mask[1] == referenceMask[1]

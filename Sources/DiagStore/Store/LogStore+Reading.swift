@@ -45,8 +45,9 @@ extension LogStore {
         return chunks.filter { chunk in
             let rangeIsFinal = chunk.sealed || finalRanges.contains(chunk.file)
             guard filter.mayHoldRecords(of: chunk, rangeIsFinal: rangeIsFinal) else { return false }
+            guard !rangeIsFinal else { return true }
             let unlisted = StoreFilter(start: filter.start, end: filter.end).narrowed(for: chunk)
-            guard !rangeIsFinal, unlisted.afterID != nil else { return true }
+            guard unlisted.afterID != nil else { return true }
             return holdsRecords(unlisted, in: chunk)
         }
     }

@@ -108,30 +108,13 @@ enum MessageBlocks {
     /// `position & 127`.
     static func add(_ message: UnsafeBufferPointer<UInt8>, to words: UnsafeMutablePointer<UInt64>, mask: UnsafeMutablePointer<UInt64>? = nil) {
         guard message.count >= 3 else { return }
-        if !isASCII(message) {
+        if !UTF8Validation.isASCII(message) {
             // Folded text has no ASCII capital left: lowering it again below changes nothing.
             let folded = Array(MessageSearchIndex.fold(String(decoding: message, as: UTF8.self)).utf8)
             folded.withUnsafeBufferPointer { addLowered($0, to: words, mask: mask) }
         } else {
             addLowered(message, to: words, mask: mask)
         }
-    }
-
-    /// Whether every byte is below 0x80, eight at a time.
-    @inline(__always) static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let count = bytes.count
-        var index = 0
-        var seen: UInt64 = 0
-        while index + 8 <= count {
-            seen |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            index += 8
-        }
-        while index < count {
-            seen |= UInt64(base[index])
-            index += 1
-        }
-        return seen & 0x8080_8080_8080_8080 == 0
     }
 
     /// Eight bytes (little-endian) with their ASCII capitals lowered, as `lower` lowers each;
@@ -192,21 +175,6 @@ enum MessageBlocks {
         let highHalf = UInt64(bitPattern: (Int64(truncatingIfNeeded: position) &<< 57) &>> 63)
         high |= bit & highHalf
         low |= bit & ~highHalf
-    }
-
-    /// The same bits as `add`, one trigram at a time through `bit`: the reference the tests hold
-    /// `add` to.
-    static func addOneByOne(_ message: UnsafeBufferPointer<UInt8>, to words: UnsafeMutablePointer<UInt64>, mask: UnsafeMutablePointer<UInt64>) {
-        guard message.count >= 3 else { return }
-        let lowered: [UInt8] = message.contains(where: { $0 >= 0x80 })
-            ? Array(MessageSearchIndex.fold(String(decoding: message, as: UTF8.self)).utf8).map(lower)
-            : message.map(lower)
-        guard lowered.count >= 3 else { return }
-        for index in 2..<lowered.count {
-            let position = bit(lowered[index - 2], lowered[index - 1], lowered[index])
-            words[position >> 6] |= 1 << UInt64(position & 63)
-            mask[(position >> 6) & 1] |= 1 << UInt64(position & 63)
-        }
     }
 
     /// The bit positions of the needles' trigrams (each needle folded again: folding is
