@@ -67,4 +67,64 @@ import TestSupport
         }
         #expect(daemon.stop() == 0)
     }
+
+    /// An index build killed in the middle of a chunk (`diag index`, SIGKILL once it has finished
+    /// one chunk and is on the next) leaves that chunk as it was: no index claimed in Info.json and
+    /// no half-built one used, its records found by a scan. diagd, started on the store, builds what
+    /// is missing, and the answers are the same before and after.
+    @Test func anIndexBuildKilledInTheMiddleResumes() throws {
+        let directory = try TemporaryDirectory("diagd-index-killed")
+        let storePath = directory.file("store").path
+        let store = try LogStore.open(at: URL(fileURLWithPath: storePath), create: true, options: .init(chunkSizeLimit: 2 << 20))
+        var expected = 0
+        for batch in 0..<40 {
+            try store.append((0..<2_000).map { index in
+                let number = batch * 2_000 + index
+                if number % 97 == 0 { expected += 1 }
+                return LogRecord(timestamp: 1_780_000_000_000_000_000 + Int64(number) * 1_000_000, messageType: .default,
+                                 eventMessage: "record \(number) " + (number % 97 == 0 ? "Killed-Mid-Build " : "") + "word\(number % 7919) \(String(repeating: "z", count: 60))")
+            })
+        }
+        try store.close()
+        let sealed = try LogStore.open(at: URL(fileURLWithPath: storePath), options: .readOnly).info.chunks.dropLast()
+        #expect(sealed.count >= 3, "the records should have filled several chunks")
+        #expect(sealed.allSatisfy { $0.sealed && !$0.searchIndex })
+
+        func found() throws -> Int {
+            let shown = try run(BuiltProducts.path("diag"), ["show", storePath, "--predicate", "message contains[cd] \"killed-mid-build\"", "--style", "ndjson"])
+            #expect(shown.status == 0, "\(shown.stderr)")
+            return shown.stdout.split(separator: "\n").count
+        }
+        #expect(try found() == expected)
+
+        // `diag index`, killed once one chunk has its index and the next one's build has begun.
+        let index = Process()
+        index.executableURL = URL(fileURLWithPath: BuiltProducts.path("diag"))
+        index.arguments = ["index", "--store", storePath]
+        index.standardOutput = FileHandle.nullDevice
+        index.standardError = FileHandle.nullDevice
+        try index.run()
+        let deadline = Date(timeIntervalSinceNow: 60)
+        var indexedBeforeKill = 0
+        while Date() < deadline, index.isRunning {
+            indexedBeforeKill = (try? LogStore.open(at: URL(fileURLWithPath: storePath), options: .readOnly).info.chunks.filter(\.searchIndex).count) ?? 0
+            if indexedBeforeKill >= 1 { break }
+            usleep(2_000)
+        }
+        kill(index.processIdentifier, SIGKILL)
+        index.waitUntilExit()
+        let left = try LogStore.open(at: URL(fileURLWithPath: storePath), options: .readOnly).info.chunks.dropLast()
+        #expect(left.contains { $0.searchIndex }, "the build should have finished a chunk before the kill")
+        #expect(left.contains { !$0.searchIndex }, "the kill should have come before the last chunk's index")
+        #expect(try found() == expected)
+
+        // diagd takes the store up again and builds the rest.
+        let daemon = try RunningDaemon(arguments: ["--chunk-size", "2M"], storePath: storePath, directory: directory)
+        let chunks = waitUntilIndexed(storePath, atLeast: sealed.count + 1)
+        for chunk in chunks.dropLast() {
+            #expect(chunk.sealed && chunk.searchIndex, "\(chunk.file): sealed \(chunk.sealed), search index \(chunk.searchIndex)")
+        }
+        #expect(daemon.stop() == 0)
+        #expect(try found() == expected)
+    }
 }
