@@ -85,10 +85,13 @@ import TestSupport
             return values
         }
         // diagd inherits the test's nice value; a process already at 5 or more shows nothing.
+        // Its socket accepts connections (what `RunningDaemon` waits for) from `listen` on, and
+        // the ingestion threads may start after that: waited for too, as the forward's are (a
+        // single look failed once in CI under load, only the main thread at the base value).
         let base = try #require(niceValues()["\(daemon.processIdentifier)"])
         if base < 5 {
             #expect(Self.wait { niceValues().values.filter { $0 == 5 }.count == 2 }, "\(niceValues())")
-            #expect(niceValues().values.filter { $0 == base }.count >= 2)
+            #expect(Self.wait { niceValues().values.filter { $0 == base }.count >= 2 }, "\(niceValues())")
         }
         daemon.kill(SIGTERM)
     }
