@@ -22,10 +22,11 @@
 # the same rows from the same chunk files (import and diagd paths), each chunk the window meets
 # attached, its rows selected by the same column and time range and printed as JSON in (timestamp,
 # id) order (the "(sqlite3)" line after the window's; its ratio is diag's time over the shell's).
-# And each diag query's peak RSS (target < 64 MiB). rg is timed again before each path's queries,
-# once that path's store is ready, so that both sides meet the same machine. A "(load)" line
-# before each path's rg and diag runs gives the machine's load average then. A "(cached)" line
-# after rg's runs and after each path's queries says how much of what they read the page cache held (util-linux's fincore):
+# And each diag query's peak RSS (target < 64 MiB). rg is timed right before each diag query
+# (the window's default style excepted: it follows the window by seconds and takes its rg
+# figure), once that path's store is ready, so that both sides meet the same machine. A "(load)"
+# line before each path's runs gives the machine's load average then. A "(cached)" line after
+# rg's first runs and after each path's queries says how much of what they read the page cache held (util-linux's fincore):
 # at 10M records the files may not all stay cached, and a side that read from the disk is slower
 # for it.
 #
@@ -186,12 +187,14 @@ for count in "${counts[@]}"; do
     window_subsystem_predicate="subsystem == \"com.example.sync.notifier\" AND timestamp >= \"$start\" AND timestamp < \"$end\""
     window_subsystem_rg=("\"timestamp\":\"${start:0:16}.*\"subsystem\":\"com.example.sync.notifier\"")
 
-    # rg's figures, measured again before each path's queries (`queries`), right after that
-    # path's store is ready, so that rg and diag meet the same machine: at 10M, the import or
-    # the collect before a path's queries leaves gigabytes of chunk files being written back to
-    # disk, and rg timed once before any of them (until 2026-12-06) took 0.425 s for the rare
-    # needle where diag's 0.059 s ran beside that writeback (by hand afterwards, the machine
-    # quiet: 0.443 s and 0.040 s).
+    # rg's figures, measured right before the diag query they stand beside (`query`), so that
+    # rg and diag meet the same machine: at 10M, the import or the collect before a path's
+    # queries leaves gigabytes of chunk files being written back to disk, and rg timed once
+    # before any of them (until 2026-12-06) took 0.425 s for the rare needle where diag's
+    # 0.059 s ran beside that writeback (by hand afterwards, the machine quiet: 0.443 s and
+    # 0.040 s). Timed once per path instead (until 2026-12-07), the last queries' rg figures were
+    # a minute old at 10M, and this VM's speed changes within minutes: rg's rare needle took
+    # 0.060 s at 1M at 01:22 UTC and 0.117–0.120 s at 01:36, the same files cached.
     declare -A rg_mean=()
     rg_time() {  # name, rg arguments…
         local name=$1; shift
@@ -209,6 +212,9 @@ for count in "${counts[@]}"; do
         # Once first, counting the records it gives (checked against rg's below), so that a
         # refusal (a bundle the cache has no room for) says why, not only hyperfine's "non-zero
         # exit code" (pipefail: the pipeline fails with diag).
+        # rg first, unless this is the window's default style, which takes the figure rg gave
+        # for the window seconds before.
+        [[ "$name" == window*-d ]] || rg_time "${name%-d}" "$@"
         local found expected
         if ! found=$(TZ=UTC "$diag" show --no-pager --info --debug --style "$style" --predicate "$predicate" "$source" 2>"$work/query.err" | wc -l); then
             echo "userpath.sh: diag show of the $path path ($name) failed: $(cat "$work/query.err")" >&2
@@ -270,10 +276,8 @@ PY
     }
     queries() {  # path, source
         load "$count" "$1"
-        rg_time rare "${rare_rg[@]}"; rg_time common "${common_rg[@]}"; rg_time matches "${matches_rg[@]}"
-        if [ "$1" = diagd ]; then rg_time window-s "${window_subsystem_rg[@]}"; else rg_time window "${window_rg[@]}"; fi
-        cached "$count" rg "$ndjson"
         query "$1" "$2" rare "$rare_predicate" "$rare_target" 5 "${rare_rg[@]}"
+        cached "$count" rg "$ndjson"
         query "$1" "$2" common "$common_predicate" "≤ 1.5" "$runs" "${common_rg[@]}"
         query "$1" "$2" matches "$matches_predicate" "≤ 1" "$runs" "${matches_rg[@]}"
         if [ "$1" = diagd ]; then
