@@ -209,12 +209,12 @@ for count in "${counts[@]}"; do
         # --style: a header line and three closing lines around the records.
         local style=ndjson extra_lines=0
         if [[ "$name" == *-d ]]; then style=default; extra_lines=4; fi
-        # Once first, counting the records it gives (checked against rg's below), so that a
-        # refusal (a bundle the cache has no room for) says why, not only hyperfine's "non-zero
-        # exit code" (pipefail: the pipeline fails with diag).
         # rg first, unless this is the window's default style, which takes the figure rg gave
         # for the window seconds before.
         [[ "$name" == window*-d ]] || rg_time "${name%-d}" "$@"
+        # Once first, counting the records it gives (checked against rg's below), so that a
+        # refusal (a bundle the cache has no room for) says why, not only hyperfine's "non-zero
+        # exit code" (pipefail: the pipeline fails with diag).
         local found expected
         if ! found=$(TZ=UTC "$diag" show --no-pager --info --debug --style "$style" --predicate "$predicate" "$source" 2>"$work/query.err" | wc -l); then
             echo "userpath.sh: diag show of the $path path ($name) failed: $(cat "$work/query.err")" >&2
